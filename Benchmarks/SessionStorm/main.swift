@@ -1,0 +1,2 @@
+import SessionCore
+print(SessionCoreInfo.name)

@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+// mprisd — audio sessions and media remote control for Linux.
+//
+// Dependencies point one way:
+//   mprisd → SessionService, RemoteControl, AudioDevices → SessionCore, DBus → C modules.
+// SessionCore imports nothing but the standard library: every rule of the guidelines is pure Swift.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "mprisd",
+    products: [
+        .library(name: "DBus", targets: ["DBus"]),
+        .library(name: "SessionCore", targets: ["SessionCore"]),
+        .library(name: "RemoteControl", targets: ["RemoteControl"]),
+        .executable(name: "mprisd", targets: ["mprisd"]),
+    ],
+    targets: [
+        // C system libraries, each wrapped exactly once.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+
+        // Libraries.
+        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "SessionCore", swiftSettings: strict),
+        .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore"],
+                swiftSettings: strict),
+        .target(name: "SessionService", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
+
+        // The program.
+        .executableTarget(name: "mprisd",
+                          dependencies: ["SessionService", "RemoteControl", "AudioDevices"],
+                          swiftSettings: strict),
+
+        // Test support: private buses and real programs.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+
+        // Tests.
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: strict),
+        .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl"], swiftSettings: strict),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices"], swiftSettings: strict),
+        .testTarget(name: "SessionServiceTests", dependencies: ["SessionService"],
+                    swiftSettings: strict),
+        .testTarget(name: "MprisdTests", dependencies: ["TestSupport"], swiftSettings: strict),
+
+        // Benchmarks: executables, run by Benchmarks/*.sh, results in BENCHMARKS.md.
+        .executableTarget(name: "bench-echo-server", dependencies: ["DBus"],
+                          path: "Benchmarks/EchoServer", swiftSettings: strict),
+        .executableTarget(name: "bench-echo-server-c", dependencies: ["CDBus"],
+                          path: "Benchmarks/EchoServerC"),
+        .executableTarget(name: "bench-echo-client", dependencies: ["CDBus"],
+                          path: "Benchmarks/EchoClient"),
+        .executableTarget(name: "bench-session-storm", dependencies: ["SessionCore"],
+                          path: "Benchmarks/SessionStorm", swiftSettings: strict),
+    ]
+)
