@@ -24,11 +24,12 @@ let package = Package(
                        providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
 
         // Libraries.
-        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "CLinux"], swiftSettings: strict),
         .target(name: "SessionCore", swiftSettings: strict),
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore"],

@@ -1,1 +1,202 @@
-int main(void) { return 0; }
+// bench-echo-server-c: the reference echo server, plain libdbus, single-threaded.
+//
+//   bench-echo-server-c --name BUSNAME [--path /org/mprisd/Bench] [--interface org.mprisd.Bench]
+//
+// Connects to the session bus (DBUS_SESSION_BUS_ADDRESS), owns BUSNAME (DO_NOT_QUEUE), exports one
+// object with `Ping()` (empty reply) and `Echo(s) -> s`, prints "ready" once the name is owned, and
+// loops on dbus_connection_read_write_dispatch(conn, -1): no timers, no polling, no other threads.
+//
+// SIGTERM/SIGINT: the handler shuts the bus socket down (shutdown(2) is async-signal-safe), libdbus
+// sees the hang-up, read_write_dispatch returns FALSE and the process exits 0 through the normal
+// path. A bus disconnect takes the same path.
+#include <dbus/dbus.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static const char *bench_interface = "org.mprisd.Bench";
+static volatile sig_atomic_t stop_requested = 0;
+static int bus_fd = -1;
+
+static void on_signal(int signo) {
+    (void)signo;
+    stop_requested = 1;
+    if (bus_fd >= 0) {
+        shutdown(bus_fd, SHUT_RDWR);
+    }
+}
+
+static void usage(FILE *to) {
+    fprintf(to, "usage: bench-echo-server-c --name BUSNAME [--path /org/mprisd/Bench] "
+                "[--interface org.mprisd.Bench]\n");
+}
+
+static void send_error(DBusConnection *conn, DBusMessage *call, const char *name, const char *text) {
+    if (dbus_message_get_no_reply(call)) {
+        return;
+    }
+    DBusMessage *reply = dbus_message_new_error(call, name, text);
+    if (reply == NULL) {
+        fprintf(stderr, "bench-echo-server-c: out of memory\n");
+        exit(1);
+    }
+    dbus_connection_send(conn, reply, NULL);
+    dbus_message_unref(reply);
+}
+
+static DBusHandlerResult handle_message(DBusConnection *conn, DBusMessage *msg, void *user_data) {
+    (void)user_data;
+    if (dbus_message_get_type(msg) != DBUS_MESSAGE_TYPE_METHOD_CALL) {
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
+    }
+
+    // A method call may omit the interface; then the member alone selects the method.
+    const char *iface = dbus_message_get_interface(msg);
+    const char *member = dbus_message_get_member(msg);
+    const char *signature = dbus_message_get_signature(msg);
+    int ours = iface == NULL || strcmp(iface, bench_interface) == 0;
+
+    if (ours && strcmp(member, "Ping") == 0) {
+        if (signature[0] != '\0') {
+            send_error(conn, msg, DBUS_ERROR_INVALID_ARGS, "Ping takes no arguments");
+            return DBUS_HANDLER_RESULT_HANDLED;
+        }
+        if (!dbus_message_get_no_reply(msg)) {
+            DBusMessage *reply = dbus_message_new_method_return(msg);
+            if (reply == NULL) {
+                return DBUS_HANDLER_RESULT_NEED_MEMORY;
+            }
+            dbus_connection_send(conn, reply, NULL);
+            dbus_message_unref(reply);
+        }
+        return DBUS_HANDLER_RESULT_HANDLED;
+    }
+
+    if (ours && strcmp(member, "Echo") == 0) {
+        if (strcmp(signature, "s") != 0) {
+            send_error(conn, msg, DBUS_ERROR_INVALID_ARGS, "Echo takes one string (signature \"s\")");
+            return DBUS_HANDLER_RESULT_HANDLED;
+        }
+        if (!dbus_message_get_no_reply(msg)) {
+            DBusMessageIter in, out;
+            const char *text = NULL;
+            dbus_message_iter_init(msg, &in);
+            dbus_message_iter_get_basic(&in, &text);
+            DBusMessage *reply = dbus_message_new_method_return(msg);
+            if (reply == NULL) {
+                return DBUS_HANDLER_RESULT_NEED_MEMORY;
+            }
+            dbus_message_iter_init_append(reply, &out);
+            if (!dbus_message_iter_append_basic(&out, DBUS_TYPE_STRING, &text)) {
+                dbus_message_unref(reply);
+                return DBUS_HANDLER_RESULT_NEED_MEMORY;
+            }
+            dbus_connection_send(conn, reply, NULL);
+            dbus_message_unref(reply);
+        }
+        return DBUS_HANDLER_RESULT_HANDLED;
+    }
+
+    char text[512];
+    snprintf(text, sizeof text, "No such method \"%s\" with signature \"%s\" on interface \"%s\"",
+             member, signature, iface != NULL ? iface : "(none)");
+    send_error(conn, msg, DBUS_ERROR_UNKNOWN_METHOD, text);
+    return DBUS_HANDLER_RESULT_HANDLED;
+}
+
+int main(int argc, char **argv) {
+    const char *name = NULL;
+    const char *path = "/org/mprisd/Bench";
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "bench-echo-server-c: %s needs a value\n", arg);
+            usage(stderr);
+            return 2;
+        }
+        if (strcmp(arg, "--name") == 0) {
+            name = argv[++i];
+        } else if (strcmp(arg, "--path") == 0) {
+            path = argv[++i];
+        } else if (strcmp(arg, "--interface") == 0) {
+            bench_interface = argv[++i];
+        } else {
+            fprintf(stderr, "bench-echo-server-c: unknown option %s\n", arg);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (name == NULL) {
+        usage(stderr);
+        return 2;
+    }
+    if (!dbus_validate_bus_name(name, NULL) || !dbus_validate_path(path, NULL) ||
+        !dbus_validate_interface(bench_interface, NULL)) {
+        fprintf(stderr, "bench-echo-server-c: invalid bus name, object path or interface\n");
+        return 2;
+    }
+
+    DBusError err;
+    dbus_error_init(&err);
+
+    // Private connection: we own its lifetime (close + unref) and libdbus never calls _exit() on
+    // disconnect behind our back.
+    DBusConnection *conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
+    if (conn == NULL) {
+        fprintf(stderr, "bench-echo-server-c: cannot connect to the session bus: %s\n", err.message);
+        dbus_error_free(&err);
+        return 1;
+    }
+    dbus_connection_set_exit_on_disconnect(conn, FALSE);
+
+    if (!dbus_connection_get_socket(conn, &bus_fd)) {
+        bus_fd = -1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    static const DBusObjectPathVTable vtable = {.message_function = handle_message};
+    if (!dbus_connection_try_register_object_path(conn, path, &vtable, NULL, &err)) {
+        fprintf(stderr, "bench-echo-server-c: cannot register %s: %s\n", path, err.message);
+        dbus_error_free(&err);
+        return 1;
+    }
+
+    int owned = dbus_bus_request_name(conn, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
+    if (owned == -1) {
+        fprintf(stderr, "bench-echo-server-c: RequestName(%s) failed: %s\n", name, err.message);
+        dbus_error_free(&err);
+        return 1;
+    }
+    if (owned != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
+        fprintf(stderr, "bench-echo-server-c: not the primary owner of %s (reply %d)\n", name, owned);
+        return 1;
+    }
+
+    fputs("ready\n", stdout);
+    fflush(stdout);
+
+    while (!stop_requested && dbus_connection_read_write_dispatch(conn, -1)) {
+    }
+
+    if (!stop_requested) {
+        fprintf(stderr, "bench-echo-server-c: disconnected from the bus\n");
+    }
+    dbus_connection_close(conn);
+    dbus_connection_unref(conn);
+    return 0;
+}

@@ -1,0 +1,69 @@
+extension Connection {
+    /// Subscribes to the signals `rule` matches: adds the match on the bus (waiting for the bus to
+    /// accept it, so no signal sent after this returns is missed) and calls `handler` on the I/O
+    /// thread for each one. `handler` must not block.
+    public func subscribe(_ rule: MatchRule,
+                          _ handler: @escaping @Sendable (Message) -> Void) async throws(DBusError) -> SignalSubscription {
+        try await subscribe(rule, handler, onFinish: nil)
+    }
+
+    /// The signals `rule` matches, as a stream that ends when the subscription is cancelled or
+    /// the connection closes.
+    public func signals(_ rule: MatchRule) async throws(DBusError) -> (stream: AsyncStream<Message>, subscription: SignalSubscription) {
+        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .unbounded)
+        let subscription = try await subscribe(rule, { continuation.yield($0) },
+                                               onFinish: { continuation.finish() })
+        return (stream, subscription)
+    }
+
+    private func subscribe(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void,
+                           onFinish: (@Sendable () -> Void)?) async throws(DBusError) -> SignalSubscription {
+        let id = nextSubscription.add(1, ordering: .relaxed).newValue
+        var ownerWatch: SignalSubscription?
+        if rule.needsOwnerTracking, let sender = rule.sender {
+            ownerWatch = try await watchNameOwner(sender) { [core] owner in
+                core.signals.setOwner(owner, of: sender)
+            }
+        }
+        do {
+            _ = try await callBus("AddMatch", [.string(rule.text)])
+        } catch {
+            ownerWatch?.cancel()
+            throw error
+        }
+        let entry = SignalRouter.Subscription(rule: rule, handler: handler, onFinish: onFinish)
+        onLoop { $0.signals.add(id, entry) }
+        return SignalSubscription(connection: self, id: id, rule: rule, ownerWatch: ownerWatch)
+    }
+}
+
+/// A live signal subscription; `cancel()` removes the match from the bus and stops delivery.
+public final class SignalSubscription: Sendable {
+    private let connection: Connection
+    private let id: UInt64
+    public let rule: MatchRule
+    private let ownerWatch: SignalSubscription?
+
+    init(connection: Connection, id: UInt64, rule: MatchRule, ownerWatch: SignalSubscription?) {
+        self.connection = connection
+        self.id = id
+        self.rule = rule
+        self.ownerWatch = ownerWatch
+    }
+
+    /// Stops delivery at once and removes the rule from the bus in the background.
+    public func cancel() {
+        let id = self.id
+        connection.onLoop { core in
+            guard let removed = core.signals.remove(id) else { return }
+            removed.onFinish?()
+            // RemoveMatch needs no answer: a one-way call.
+            var message = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                             interface: BusDaemon.interface, member: "RemoveMatch",
+                                             body: [.string(removed.rule.text)])
+            message.noReplyExpected = true
+            try? core.send(message)
+        }
+        ownerWatch?.cancel()
+    }
+}

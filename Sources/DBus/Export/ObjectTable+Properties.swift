@@ -1,0 +1,121 @@
+/// `org.freedesktop.DBus.Properties`, derived from the `Property` declarations, and
+/// `PropertiesChanged` emission that announces only values that really changed.
+extension ObjectTable {
+    func answerProperties(_ path: ObjectPath, _ object: Object, _ member: String, _ answer: Answer) {
+        let body = answer.call.body
+        switch (member, answer.call.signature.code) {
+        case ("Get", "ss"):
+            guard case .string(let interfaceName) = body[0], case .string(let name) = body[1] else { return }
+            do {
+                let (_, property) = try lookup(object, interfaceName, name)
+                answer.reply([.variant(try read(property))])
+            } catch {
+                answer.fail(error)
+            }
+        case ("GetAll", "s"):
+            guard case .string(let interfaceName) = body[0] else { return }
+            var interfaces = object.interfaces
+            if !interfaceName.isEmpty {
+                guard let interface = object.interface(named: interfaceName) else {
+                    return answer.fail(DBusError(DBusError.Name.unknownInterface,
+                                                 "object \(path) has no interface \(interfaceName)"))
+                }
+                interfaces = [interface]
+            }
+            var entries: [DictionaryEntry] = []
+            do {
+                for interface in interfaces {
+                    for property in interface.properties {
+                        entries.append(DictionaryEntry(.string(property.name), .variant(try read(property))))
+                    }
+                }
+            } catch {
+                return answer.fail(error)
+            }
+            answer.reply([.dictionary(key: .string, value: .variant, entries)])
+        case ("Set", "ssv"):
+            guard case .string(let interfaceName) = body[0], case .string(let name) = body[1],
+                  case .variant(let value) = body[2] else { return }
+            do {
+                let (interface, property) = try lookup(object, interfaceName, name)
+                guard let set = property.setter else {
+                    throw DBusError(DBusError.Name.propertyReadOnly, "property \(name) is read-only")
+                }
+                guard value.type == property.type else {
+                    throw DBusError.invalidArgs("property \(name) is '\(property.type.code)', not '\(value.type.code)'")
+                }
+                try set(value)
+                answer.reply([])
+                announce(path, interface, [name], on: answer.core)
+            } catch let error as DBusError {
+                answer.fail(error)
+            } catch {
+                answer.fail(.failed(String(describing: error)))
+            }
+        case ("Get", _), ("GetAll", _), ("Set", _):
+            let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"][member] ?? ""
+            answer.fail(.invalidArgs("\(member) takes '\(expected)', not '\(answer.call.signature.code)'"))
+        default:
+            answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterface.properties) has no method \(member)"))
+        }
+    }
+
+    /// Finds a property and the interface that declares it (any interface when the name is empty).
+    private func lookup(_ object: Object, _ interfaceName: String,
+                        _ name: String) throws(DBusError) -> (interface: String, property: Property) {
+        let candidates = interfaceName.isEmpty ? object.interfaces : object.interface(named: interfaceName).map { [$0] }
+        guard let candidates else {
+            throw DBusError(DBusError.Name.unknownInterface, "no interface \(interfaceName)")
+        }
+        for interface in candidates {
+            if let property = interface.property(named: name) { return (interface.name, property) }
+        }
+        throw DBusError(DBusError.Name.unknownProperty, "no property \(name) in \(interfaceName)")
+    }
+
+    /// Reads a property and checks the getter kept to the declared type.
+    private func read(_ property: Property) throws(DBusError) -> DBusValue {
+        let value: DBusValue
+        do {
+            value = try property.getter()
+        } catch let error as DBusError {
+            throw error
+        } catch {
+            throw DBusError.failed(String(describing: error))
+        }
+        guard value.type == property.type else {
+            throw DBusError.failed("property \(property.name) produced '\(value.type.code)' but declares '\(property.type.code)'")
+        }
+        return value
+    }
+
+    /// Re-reads `names` and emits one `PropertiesChanged` carrying those whose value differs from
+    /// the last one announced; nothing at all when none changed.
+    func announce(_ path: ObjectPath, _ interfaceName: String, _ names: [String], on core: ConnectionCore) {
+        guard var object = objects[path], let interface = object.interface(named: interfaceName) else { return }
+        var changed: [DictionaryEntry] = []
+        var invalidated: [DBusValue] = []
+        var seen = Set<String>()
+        for name in names where seen.insert(name).inserted {
+            guard let property = interface.property(named: name),
+                  property.changeSignal == .emits || property.changeSignal == .invalidates,
+                  let value = try? read(property),
+                  object.announced[interfaceName]?[name] != value else { continue }
+            object.announced[interfaceName, default: [:]][name] = value
+            if property.changeSignal == .emits {
+                changed.append(DictionaryEntry(.string(name), .variant(value)))
+            } else {
+                invalidated.append(.string(name))
+            }
+        }
+        objects[path] = object
+        guard !changed.isEmpty || !invalidated.isEmpty else { return }
+        let signal = Message.signal(path: path, interface: StandardInterface.properties,
+                                    member: "PropertiesChanged", body: [
+                                        .string(interfaceName),
+                                        .dictionary(key: .string, value: .variant, changed),
+                                        .array(element: .string, invalidated),
+                                    ])
+        try? core.send(signal)
+    }
+}

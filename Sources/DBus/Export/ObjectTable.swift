@@ -1,0 +1,176 @@
+import CDBus
+
+/// The objects a connection exports, and the routing of incoming method calls to them.
+///
+/// Loop-confined. Every call gets exactly one answer (unless the caller asked for none): the
+/// handler's reply, the error it threw, or the standard error that names what was wrong.
+final class ObjectTable {
+    struct Object {
+        var interfaces: [Interface]
+        /// Last value announced (or seeded at export) per interface and property, for de-duplication.
+        var announced: [String: [String: DBusValue]] = [:]
+
+        func interface(named name: String) -> Interface? { interfaces.first { $0.name == name } }
+    }
+
+    var objects: [ObjectPath: Object] = [:]
+
+    func add(_ path: ObjectPath, _ interfaces: [Interface]) {
+        var object = Object(interfaces: interfaces)
+        for interface in interfaces {
+            for property in interface.properties
+            where property.changeSignal == .emits || property.changeSignal == .invalidates {
+                object.announced[interface.name, default: [:]][property.name] = try? property.getter()
+            }
+        }
+        objects[path] = object
+    }
+
+    func remove(_ path: ObjectPath) {
+        objects[path] = nil
+    }
+
+    // MARK: Dispatch
+
+    func dispatch(_ call: Message, on core: ConnectionCore) {
+        let answer = Answer(call: call, core: core)
+        guard let path = call.path, let member = call.member else {
+            return answer.fail(DBusError(DBusError.Name.unknownMethod, "call without path or member"))
+        }
+        if call.interface == StandardInterface.peer || (call.interface == nil && member == "Ping") {
+            return answerPeer(member, answer)
+        }
+        if call.interface == StandardInterface.introspectable
+            || (call.interface == nil && member == "Introspect" && objects[path] == nil) {
+            return answerIntrospect(path, member, answer)
+        }
+        guard let object = objects[path] else {
+            return answer.fail(DBusError(DBusError.Name.unknownObject, "no object at path \(path)"))
+        }
+        if call.interface == StandardInterface.properties {
+            return answerProperties(path, object, member, answer)
+        }
+        let method: Method
+        if let name = call.interface {
+            guard let interface = object.interface(named: name) else {
+                return answer.fail(DBusError(DBusError.Name.unknownInterface,
+                                             "object \(path) has no interface \(name)"))
+            }
+            guard let found = interface.method(named: member) else {
+                return answer.fail(DBusError(DBusError.Name.unknownMethod,
+                                             "interface \(name) has no method \(member)"))
+            }
+            method = found
+        } else {
+            guard let found = object.interfaces.lazy.compactMap({ $0.method(named: member) }).first else {
+                if member == "Introspect" { return answerIntrospect(path, member, answer) }
+                return answer.fail(DBusError(DBusError.Name.unknownMethod, "object \(path) has no method \(member)"))
+            }
+            method = found
+        }
+        let expected = method.inputSignature
+        guard call.signature == expected else {
+            return answer.fail(.invalidArgs(
+                "\(member) takes '\(expected.code)', not '\(call.signature.code)'"))
+        }
+        switch method.handler {
+        case .immediate(let handler):
+            answer.complete(checking: method) { try handler(call) }
+        case .task(let handler):
+            Task { [answer] in
+                let result: Result<[DBusValue], Error>
+                do { result = .success(try await handler(call)) } catch { result = .failure(error) }
+                answer.loop.execute { answer.complete(checking: method) { try result.get() } }
+            }
+        }
+    }
+
+    private func answerPeer(_ member: String, _ answer: Answer) {
+        guard answer.call.body.isEmpty else {
+            return answer.fail(.invalidArgs("\(StandardInterface.peer).\(member) takes no arguments"))
+        }
+        switch member {
+        case "Ping":
+            answer.reply([])
+        case "GetMachineId":
+            guard let id = dbus_get_local_machine_id() else {
+                return answer.fail(.failed("no machine id"))
+            }
+            defer { dbus_free(id) }
+            answer.reply([.string(String(cString: id))])
+        default:
+            answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterface.peer) has no method \(member)"))
+        }
+    }
+
+    private func answerIntrospect(_ path: ObjectPath, _ member: String, _ answer: Answer) {
+        guard member == "Introspect" else {
+            return answer.fail(DBusError(DBusError.Name.unknownMethod,
+                                         "\(StandardInterface.introspectable) has no method \(member)"))
+        }
+        guard answer.call.body.isEmpty else { return answer.fail(.invalidArgs("Introspect takes no arguments")) }
+        let children = childNames(of: path)
+        let object = objects[path]
+        guard object != nil || !children.isEmpty || path == .root else {
+            return answer.fail(DBusError(DBusError.Name.unknownObject, "no object at path \(path)"))
+        }
+        var interfaces = StandardInterface.declarations
+        if object == nil { interfaces.removeAll { $0.name == StandardInterface.properties } }
+        interfaces += object?.interfaces ?? []
+        answer.reply([.string(Introspection.xml(interfaces: interfaces, children: children))])
+    }
+
+    /// Names of the nodes directly below `path` that lead to exported objects.
+    func childNames(of path: ObjectPath) -> [String] {
+        let depth = path.elements.count
+        var names = Set<String>()
+        for candidate in objects.keys where candidate.isDescendant(of: path) {
+            names.insert(String(candidate.elements[depth]))
+        }
+        return names.sorted()
+    }
+}
+
+/// Sends the one answer a method call gets (nothing when the caller asked for no reply).
+struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the loop thread (`loop.execute`)
+    let call: Message
+    let core: ConnectionCore
+    var loop: EventLoop { core.loop }
+
+    func reply(_ body: [DBusValue]) {
+        guard !call.noReplyExpected else { return }
+        do {
+            try core.send(call.makeReply(body))
+        } catch {
+            fail(.failed("the reply could not be marshalled: \(error.message)"))
+        }
+    }
+
+    func fail(_ error: DBusError) {
+        guard !call.noReplyExpected else { return }
+        do {
+            try core.send(call.makeErrorReply(error))
+        } catch {
+            // The handler's error itself cannot travel (a malformed name, a NUL in the message):
+            // the caller still gets an answer rather than a timeout.
+            let text = "\(error.name): \(error.message)".filter { $0 != "\u{0}" }
+            try? core.send(call.makeErrorReply(.failed("unsendable error \(text)")))
+        }
+    }
+
+    /// Runs `produce`, checks its values against the method's declared outputs, and answers.
+    func complete(checking method: Method, _ produce: () throws -> [DBusValue]) {
+        do {
+            let body = try produce()
+            let produced = Signature(body.map(\.type))
+            guard produced == method.outputSignature else {
+                return fail(.failed("\(method.name) produced '\(produced.code)' but declares '\(method.outputSignature.code)'"))
+            }
+            reply(body)
+        } catch let error as DBusError {
+            fail(error)
+        } catch {
+            fail(.failed(String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import CDBus
+import CLinux
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The single I/O thread of one connection: it alone calls into the libdbus connection.
+///
+/// It sleeps in `poll()` on the fds libdbus asks for (`dbus_connection_set_watch_functions`), with a
+/// timeout only while libdbus has a timeout enabled (`set_timeout_functions`), plus an `eventfd`
+/// through which other threads hand it work. An idle connection therefore wakes zero times: no
+/// periodic tick, and no blocking `read_write_dispatch(-1)` that would strand work queued by other
+/// threads.
+final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a Mutex; all other state loop-thread only
+    typealias Job = @Sendable () -> Void
+
+    private struct Pending {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+
+    private let wakeFD: Int32
+    private let pending = Mutex(Pending())
+    private let loopThread = Atomic<UInt>(0)
+
+    // Loop-thread state.
+    private var watches: [OpaquePointer] = []
+    private var timeouts: [OpaquePointer: Int64] = [:]
+    private var pollSet: [pollfd] = []
+    /// Called once per iteration after work ran: the connection dispatches queued messages here.
+    var afterWork: () -> Void = {}
+    /// Called on the loop thread when the loop has ended, after the last jobs ran.
+    var onStop: () -> Void = {}
+
+    init() throws(DBusError) {
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeFD >= 0 else { throw DBusError.failed("eventfd failed: errno \(errno)") }
+    }
+
+    deinit {
+        close(wakeFD)
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    var isOnLoopThread: Bool {
+        let id = loopThread.load(ordering: .relaxed)
+        return id != 0 && id == UInt(pthread_self())
+    }
+
+    /// Starts the thread. `name` shows in `/proc/PID/task/*/comm`.
+    func start(name: String) throws(DBusError) {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let loop = Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(context).release()
+            throw DBusError.failed("cannot start the D-Bus I/O thread (error \(rc))")
+        }
+        pthread_setname_np(thread, String(name.prefix(15)))
+        pthread_detach(thread)
+    }
+
+    /// Queues `job` to run on the loop thread. Returns false once the loop has stopped, in which case
+    /// the job will never run and the caller must fail whatever waits on it.
+    @discardableResult
+    func execute(_ job: @escaping Job) -> Bool {
+        let accepted = pending.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.jobs.append(job)
+            return true
+        }
+        if accepted && !isOnLoopThread { wake() }
+        return accepted
+    }
+
+    /// Asks the loop to end after the jobs already queued.
+    func stop() {
+        pending.withLock { $0.stopping = true }
+        if !isOnLoopThread { wake() }
+    }
+
+    /// Interrupts `poll()` (`dbus_connection_set_wakeup_main_function`, cross-thread jobs).
+    func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    // MARK: libdbus watches and timeouts (loop thread, or before `start`)
+
+    func addWatch(_ watch: OpaquePointer) {
+        watches.append(watch)
+    }
+
+    func removeWatch(_ watch: OpaquePointer) {
+        watches.removeAll { $0 == watch }
+    }
+
+    func addTimeout(_ timeout: OpaquePointer) {
+        rearm(timeout)
+    }
+
+    func removeTimeout(_ timeout: OpaquePointer) {
+        timeouts[timeout] = nil
+    }
+
+    /// (Re)starts the countdown of `timeout`: libdbus calls toggle when its interval restarts.
+    func rearm(_ timeout: OpaquePointer) {
+        timeouts[timeout] = MonotonicClock.milliseconds() + Int64(dbus_timeout_get_interval(timeout))
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        while true {
+            let stopping = runJobs()
+            afterWork()
+            if stopping { break }
+            if hasJobs() { continue }
+            pollOnce()
+        }
+        // Jobs queued before `stopping` was seen still run, so nobody waits forever.
+        _ = runJobs()
+        onStop()
+    }
+
+    /// Runs all queued jobs; returns whether the loop should stop.
+    private func runJobs() -> Bool {
+        let (jobs, stopping) = pending.withLock { state in
+            let jobs = state.jobs
+            state.jobs.removeAll(keepingCapacity: true)
+            return (jobs, state.stopping)
+        }
+        for job in jobs { job() }
+        return stopping
+    }
+
+    private func hasJobs() -> Bool {
+        pending.withLock { !$0.jobs.isEmpty || $0.stopping }
+    }
+
+    private func pollOnce() {
+        pollSet.removeAll(keepingCapacity: true)
+        pollSet.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        var polled: [OpaquePointer] = []
+        for watch in watches where dbus_watch_get_enabled(watch) != 0 {
+            let flags = dbus_watch_get_flags(watch)
+            var events: Int16 = 0
+            if flags & CDBUS_WATCH_READABLE != 0 { events |= Int16(POLLIN) }
+            if flags & CDBUS_WATCH_WRITABLE != 0 { events |= Int16(POLLOUT) }
+            pollSet.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+            polled.append(watch)
+        }
+        let ready = poll(&pollSet, nfds_t(pollSet.count), nextTimeoutMilliseconds())
+        if ready < 0 { return }  // EINTR: go round again.
+        if pollSet[0].revents != 0 {
+            var counter: UInt64 = 0
+            _ = read(wakeFD, &counter, 8)
+        }
+        for (index, watch) in polled.enumerated() {
+            let revents = pollSet[index + 1].revents
+            guard revents != 0, watches.contains(watch) else { continue }
+            var flags: UInt32 = 0
+            if revents & Int16(POLLIN) != 0 { flags |= CDBUS_WATCH_READABLE }
+            if revents & Int16(POLLOUT) != 0 { flags |= CDBUS_WATCH_WRITABLE }
+            if revents & Int16(POLLERR) != 0 { flags |= CDBUS_WATCH_ERROR }
+            if revents & Int16(POLLHUP) != 0 { flags |= CDBUS_WATCH_HANGUP }
+            dbus_watch_handle(watch, flags)
+        }
+        fireExpiredTimeouts()
+    }
+
+    /// Milliseconds until the earliest enabled libdbus timeout, or -1 (sleep until an fd is ready).
+    private func nextTimeoutMilliseconds() -> Int32 {
+        var earliest: Int64?
+        for (timeout, deadline) in timeouts where dbus_timeout_get_enabled(timeout) != 0 {
+            earliest = min(earliest ?? deadline, deadline)
+        }
+        guard let earliest else { return -1 }
+        return Int32(clamping: max(0, earliest - MonotonicClock.milliseconds()))
+    }
+
+    private func fireExpiredTimeouts() {
+        guard !timeouts.isEmpty else { return }
+        let now = MonotonicClock.milliseconds()
+        let expired = timeouts.filter { dbus_timeout_get_enabled($0.key) != 0 && $0.value <= now }.map(\.key)
+        for timeout in expired where timeouts[timeout] != nil {
+            rearm(timeout)
+            dbus_timeout_handle(timeout)
+        }
+    }
+}

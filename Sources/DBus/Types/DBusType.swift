@@ -1,0 +1,50 @@
+/// One complete D-Bus type: what a single signature element describes.
+///
+/// Described as data rather than as a string so that interfaces can be declared without parsing and
+/// without a way to spell an invalid type. `Signature` parses and prints the string form.
+public indirect enum DBusType: Hashable, Sendable {
+    case byte, boolean, int16, uint16, int32, uint32, int64, uint64, double
+    case string, objectPath, signature, unixFD
+    case variant
+    /// `aT`: an array whose elements all have the given type.
+    case array(DBusType)
+    /// `a{KV}`: a dictionary; the key must be a basic type.
+    case dictionary(key: DBusType, value: DBusType)
+    /// `(…)`: a struct with at least one field.
+    case `struct`([DBusType])
+
+    /// The type's signature string (`a{sv}`, `(ii)`, …).
+    public var code: String {
+        switch self {
+        case .byte: "y"
+        case .boolean: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .unixFD: "h"
+        case .variant: "v"
+        case .array(let element): "a" + element.code
+        case .dictionary(let key, let value): "a{" + key.code + value.code + "}"
+        case .struct(let fields): "(" + fields.map(\.code).joined() + ")"
+        }
+    }
+
+    /// Basic types: the only ones allowed as dictionary keys.
+    public var isBasic: Bool {
+        switch self {
+        case .variant, .array, .dictionary, .struct: false
+        default: true
+        }
+    }
+}
+
+extension DBusType: CustomStringConvertible {
+    public var description: String { code }
+}
