@@ -114,7 +114,7 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
     private func receive(_ message: OpaquePointer) -> DBusHandlerResult {
         switch dbus_message_get_type(message) {
         case CDBUS_MESSAGE_TYPE_METHOD_CALL:
-            objects.dispatch(Message(libdbusMessage: message), on: self)
+            objects.dispatch(Message(libdbusMessage: message), raw: message, on: self)
             return DBUS_HANDLER_RESULT_HANDLED
         case CDBUS_MESSAGE_TYPE_SIGNAL:
             let signal = Message(libdbusMessage: message)

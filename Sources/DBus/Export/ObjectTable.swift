@@ -32,8 +32,8 @@ final class ObjectTable {
 
     // MARK: Dispatch
 
-    func dispatch(_ call: Message, on core: ConnectionCore) {
-        let answer = Answer(call: call, core: core)
+    func dispatch(_ call: Message, raw: OpaquePointer, on core: ConnectionCore) {
+        let answer = Answer(call: call, raw: ReceivedMessage(retaining: raw), core: core)
         guard let path = call.path, let member = call.member else {
             return answer.fail(DBusError(DBusError.Name.unknownMethod, "call without path or member"))
         }
@@ -68,10 +68,10 @@ final class ObjectTable {
             }
             method = found
         }
-        let expected = method.inputSignature
-        guard call.signature == expected else {
+        guard call.body.count == method.inputs.count,
+              zip(call.body, method.inputs).allSatisfy({ $0.type == $1.type }) else {
             return answer.fail(.invalidArgs(
-                "\(member) takes '\(expected.code)', not '\(call.signature.code)'"))
+                "\(member) takes '\(method.inputSignature.code)', not '\(call.signature.code)'"))
         }
         switch method.handler {
         case .immediate(let handler):
@@ -134,13 +134,14 @@ final class ObjectTable {
 /// Sends the one answer a method call gets (nothing when the caller asked for no reply).
 struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the loop thread (`loop.execute`)
     let call: Message
+    let raw: ReceivedMessage
     let core: ConnectionCore
     var loop: EventLoop { core.loop }
 
     func reply(_ body: [DBusValue]) {
         guard !call.noReplyExpected else { return }
         do {
-            try core.send(call.makeReply(body))
+            core.send(consuming: try raw.makeReply(body))
         } catch {
             fail(.failed("the reply could not be marshalled: \(error.message)"))
         }
@@ -149,12 +150,14 @@ struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the l
     func fail(_ error: DBusError) {
         guard !call.noReplyExpected else { return }
         do {
-            try core.send(call.makeErrorReply(error))
+            core.send(consuming: try raw.makeErrorReply(error))
         } catch {
             // The handler's error itself cannot travel (a malformed name, a NUL in the message):
             // the caller still gets an answer rather than a timeout.
             let text = "\(error.name): \(error.message)".filter { $0 != "\u{0}" }
-            try? core.send(call.makeErrorReply(.failed("unsendable error \(text)")))
+            if let fallback = try? raw.makeErrorReply(.failed("unsendable error \(text)")) {
+                core.send(consuming: fallback)
+            }
         }
     }
 
@@ -162,8 +165,9 @@ struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the l
     func complete(checking method: Method, _ produce: () throws -> [DBusValue]) {
         do {
             let body = try produce()
-            let produced = Signature(body.map(\.type))
-            guard produced == method.outputSignature else {
+                guard body.count == method.outputs.count,
+                  zip(body, method.outputs).allSatisfy({ $0.type == $1.type }) else {
+                let produced = Signature(body.map(\.type))
                 return fail(.failed("\(method.name) produced '\(produced.code)' but declares '\(method.outputSignature.code)'"))
             }
             reply(body)

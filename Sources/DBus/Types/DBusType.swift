@@ -36,6 +36,16 @@ public indirect enum DBusType: Hashable, Sendable {
         }
     }
 
+    /// The length of `code`, computed without building the string.
+    public var codeLength: Int {
+        switch self {
+        case .array(let element): 1 + element.codeLength
+        case .dictionary(let key, let value): 3 + key.codeLength + value.codeLength
+        case .struct(let fields): 2 + fields.reduce(0) { $0 + $1.codeLength }
+        default: 1
+        }
+    }
+
     /// Basic types: the only ones allowed as dictionary keys.
     public var isBasic: Bool {
         switch self {

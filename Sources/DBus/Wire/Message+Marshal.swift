@@ -7,23 +7,38 @@ import CDBus
 extension Message {
     /// Builds a new libdbus message (+1 reference); throws `InvalidArgs` for unmarshallable values.
     func makeLibdbusMessage() throws(DBusError) -> OpaquePointer {
-        for value in body { try value.validate() }
-        guard signature.code.utf8.count <= SignatureParser.maxLength else {
-            throw DBusError.invalidArgs("message signature is longer than 255 bytes")
-        }
+        try Self.checkBody(body)
         guard let raw = dbus_message_new(kind.libdbusType) else {
             throw DBusError(DBusError.Name.noMemory, "dbus_message_new failed")
         }
         do {
             try setHeader(on: raw)
-            var iter = DBusMessageIter()
-            dbus_message_iter_init_append(raw, &iter)
-            for value in body { try Marshal.append(value, to: &iter) }
+            try Self.appendBody(body, to: raw)
         } catch {
             dbus_message_unref(raw)
             throw error
         }
         return raw
+    }
+
+    /// Checks that `body` can be marshalled (values, and the 255-byte signature limit).
+    static func checkBody(_ body: [DBusValue]) throws(DBusError) {
+        var length = 0
+        for value in body {
+            try value.validate()
+            length += value.type.codeLength
+        }
+        guard length <= SignatureParser.maxLength else {
+            throw DBusError.invalidArgs("message signature is longer than 255 bytes")
+        }
+    }
+
+    /// Appends checked values to a new message's body.
+    static func appendBody(_ body: [DBusValue], to raw: OpaquePointer) throws(DBusError) {
+        guard !body.isEmpty else { return }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        for value in body { try Marshal.append(value, to: &iter) }
     }
 
     private func setHeader(on raw: OpaquePointer) throws(DBusError) {

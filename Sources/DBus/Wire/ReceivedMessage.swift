@@ -1,0 +1,45 @@
+import CDBus
+
+/// A reference to a received libdbus message, kept so that replies can be built from it
+/// (`dbus_message_new_method_return`, `dbus_message_new_error`) without re-encoding its header.
+final class ReceivedMessage: @unchecked Sendable {  // invariant: a received message is immutable; libdbus refcounts atomically
+    let pointer: OpaquePointer
+
+    init(retaining pointer: OpaquePointer) {
+        dbus_message_ref(pointer)
+        self.pointer = pointer
+    }
+
+    deinit {
+        dbus_message_unref(pointer)
+    }
+
+    /// The successful reply (+1 reference).
+    func makeReply(_ body: [DBusValue]) throws(DBusError) -> OpaquePointer {
+        try Message.checkBody(body)
+        guard let reply = dbus_message_new_method_return(pointer) else {
+            throw DBusError(DBusError.Name.noMemory, "dbus_message_new_method_return failed")
+        }
+        do {
+            try Message.appendBody(body, to: reply)
+        } catch {
+            dbus_message_unref(reply)
+            throw error
+        }
+        return reply
+    }
+
+    /// The error reply (+1 reference); throws if the name or message cannot be sent as they are.
+    func makeErrorReply(_ error: DBusError) throws(DBusError) -> OpaquePointer {
+        guard NameSyntax.isInterfaceName(error.name) else {
+            throw DBusError.invalidArgs("'\(error.name)' is not an error name")
+        }
+        guard !error.message.utf8.contains(0) else {
+            throw DBusError.invalidArgs("an error message must not contain NUL")
+        }
+        guard let reply = dbus_message_new_error(pointer, error.name, error.message) else {
+            throw DBusError(DBusError.Name.noMemory, "dbus_message_new_error failed")
+        }
+        return reply
+    }
+}

@@ -1,0 +1,16 @@
+/// One subcommand of `mprisd`: its name, its help text, and what it does.
+struct Command: Sendable {
+    let name: String
+    /// One line for the overview.
+    let summary: String
+    /// The full `--help` text.
+    let help: String
+    /// Runs the command with its own arguments; returns the exit status.
+    let run: @Sendable (inout Arguments) async throws -> Int32
+}
+
+/// Says plainly that a command exists in the design but is not built yet, instead of pretending.
+func notYetAvailable(_ command: String, issue: Int) -> Int32 {
+    Output.error("mprisd \(command): not available in this build yet (tracked as issue \(issue))")
+    return ExitStatus.unavailable
+}

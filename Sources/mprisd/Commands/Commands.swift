@@ -1,0 +1,23 @@
+/// Every command of `mprisd`, in the order `mprisd --help` lists them.
+enum Commands {
+    static let all: [Command] = [daemon, play, run, status, silent, route]
+
+    static func named(_ name: String) -> Command? {
+        all.first { $0.name == name }
+    }
+
+    static let overview = """
+        mprisd — audio sessions and media remote control for Linux
+
+        Usage:
+          mprisd [--control CTL]             run the audio policy daemon (foreground)
+          mprisd play [options] FILE|DIR...  play files through ALSA with MPRIS remote control
+          mprisd run [session options] -- CMD [ARGS...]
+                                             run a program inside an audio session
+          mprisd status [--json]             sessions, players, route, volume, silent mode, lock
+          mprisd silent on|off               switch silent mode
+          mprisd route [list|use ID]         outputs and the user's route pick
+
+        Every command takes --help. Bad arguments exit with status 64.
+        """
+}

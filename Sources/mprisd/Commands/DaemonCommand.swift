@@ -1,0 +1,24 @@
+extension Commands {
+    static let daemon = Command(
+        name: "daemon",
+        summary: "run the audio policy daemon",
+        help: """
+            Usage: mprisd [--control CTL]
+
+            Runs the desktop's audio policy daemon in the foreground. It owns
+            org.mprisd.AudioPolicy on the session bus, arbitrates the audio sessions of every
+            process (interruptions, ducking, resume), treats ordinary MPRIS players as sessions,
+            and pauses playback when headphones are unplugged or a Bluetooth headset drops.
+            Logs go to standard error, one line per decision.
+
+            Options:
+              --control CTL   ALSA control device to watch for jacks and volume
+                              (default: the card of the default output)
+              -h, --help      show this help
+            """,
+        run: { arguments in
+            _ = try arguments.popValue("--control")
+            try arguments.expectEnd()
+            return notYetAvailable("(daemon)", issue: 6)
+        })
+}
