@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds with warnings as errors, runs `swift test`.
 # Each test starts its own private dbus-daemon; nothing touches the machine's buses.
+# Extra arguments go to `swift test` (for example `--filter DBusTests`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/install-packages.sh
 swift build -Xswiftc -warnings-as-errors
 swift build --build-tests -Xswiftc -warnings-as-errors
-swift test --skip-build "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+# The tests are XCTest cases; the (empty) Swift Testing pass would close with "0 tests".
+swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+# XCTest's summary as the plain closing line: "N passed, N failed".
+summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -n 1 || true)
+if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ ([0-9]+)\ failure ]]; then
+    total=${BASH_REMATCH[1]}
+    failed=${BASH_REMATCH[2]}
+    echo "tests: $((total - failed)) passed, $failed failed"
+    (( failed == 0 )) || status=1
+else
+    echo "tests: no XCTest summary found" >&2
+    (( status != 0 )) || status=1
+fi
+exit "$status"

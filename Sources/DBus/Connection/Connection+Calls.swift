@@ -25,8 +25,7 @@ extension Connection {
         var outgoing = message
         outgoing.noReplyExpected = false
         let built = UnsafeTransfer(try outgoing.makeLibdbusMessage())
-        let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1000
-            + $0.components.attoseconds / 1_000_000_000_000_000) } ?? CDBUS_TIMEOUT_USE_DEFAULT
+        let milliseconds = Self.milliseconds(timeout)
         let box = PendingBox()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, DBusError>, Never>) in
@@ -51,6 +50,48 @@ extension Connection {
             }
         }
         return try result.get()
+    }
+
+    /// Sends a method call; `completion` runs on the connection's I/O thread with the reply, the
+    /// peer's error, `NoReply` on timeout or `Disconnected`. For code that does not use async.
+    public func call(_ message: Message, timeout: Duration? = nil,
+                     completion: @escaping @Sendable (Result<Message, DBusError>) -> Void) {
+        guard message.kind == .methodCall else {
+            return completion(.failure(.invalidArgs("call() needs a method call message")))
+        }
+        var outgoing = message
+        outgoing.noReplyExpected = false
+        let built: UnsafeTransfer<OpaquePointer>
+        do {
+            built = UnsafeTransfer(try outgoing.makeLibdbusMessage())
+        } catch {
+            return completion(.failure(error))
+        }
+        let milliseconds = Self.milliseconds(timeout)
+        let pending = PendingReply(completion)
+        // Ownership of `built` moves to the loop thread.
+        if !onLoop({ $0.sendCall(consuming: built.value, timeoutMilliseconds: milliseconds, pending: pending) }) {
+            dbus_message_unref(built.value)
+            completion(.failure(.disconnected))
+        }
+    }
+
+    /// Sends a method call and blocks the calling thread until the answer comes.
+    ///
+    /// For programs that run without Swift concurrency (a daemon that must not wake up while idle);
+    /// never call it on the connection's own I/O thread, whose work it would wait for.
+    public func callAndWait(_ message: Message, timeout: Duration? = nil) throws(DBusError) -> Message {
+        guard !core.loop.isOnLoopThread else {
+            throw DBusError.failed("callAndWait on the connection's own thread would never return")
+        }
+        let latch = try Latch<Result<Message, DBusError>>()
+        call(message, timeout: timeout) { latch.open(with: $0) }
+        return try latch.wait().get()
+    }
+
+    static func milliseconds(_ timeout: Duration?) -> Int32 {
+        timeout.map { Int32(clamping: $0.components.seconds * 1000
+            + $0.components.attoseconds / 1_000_000_000_000_000) } ?? CDBUS_TIMEOUT_USE_DEFAULT
     }
 
     /// Calls a method and returns the reply's arguments.

@@ -30,6 +30,21 @@ extension Connection {
         return answer
     }
 
+    /// `requestName` for programs without Swift concurrency: blocks the calling thread (never the
+    /// connection's own) until the bus answers.
+    public func requestNameAndWait(_ name: String, flags: NameFlags = []) throws(DBusError) -> RequestNameReply {
+        guard NameSyntax.isBusName(name), !name.hasPrefix(":") else {
+            throw DBusError.invalidArgs("'\(name)' is not a well-known bus name")
+        }
+        let reply = try callAndWait(.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                                interface: BusDaemon.interface, member: "RequestName",
+                                                body: [.string(name), .uint32(flags.rawValue)]))
+        guard case .uint32(let code)? = reply.body.first, let answer = RequestNameReply(rawValue: code) else {
+            throw DBusError.failed("unexpected RequestName reply \(reply.body)")
+        }
+        return answer
+    }
+
     /// Gives up `name` (or leaves its queue).
     @discardableResult
     public func releaseName(_ name: String) async throws(DBusError) -> ReleaseNameReply {

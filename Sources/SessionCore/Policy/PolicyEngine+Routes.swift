@@ -1,0 +1,74 @@
+/// Routes: devices appearing and disappearing, the user's route pick and other route events
+/// (G-HEADPHONES-IN, G-HEADPHONES-OUT, G-ROUTE-PICK). Each session whose route changed receives a
+/// route change with the reason and its previous route; a session that lost its route's port gets
+/// `oldDeviceUnavailable` (media apps pause), one that lost every usable port gets
+/// `noSuitableRouteForCategory` and, if active, an interruption `routeDisconnected`.
+extension PolicyEngine {
+    /// Ports appeared (jack plugged, Bluetooth device connected). A port with a known id is replaced.
+    /// Sessions that move to them get `newDeviceAvailable`: playback continues (G-HEADPHONES-IN).
+    public mutating func connect(_ ports: [AudioPort]) -> [PolicyEffect] {
+        for port in ports {
+            conditions.availableOutputs.removeAll { $0.id == port.id }
+            conditions.availableInputs.removeAll { $0.id == port.id }
+            if port.type.isOutput { conditions.availableOutputs.append(port) }
+            if port.type.isInput { conditions.availableInputs.append(port) }
+        }
+        reroute(reason: .newDeviceAvailable, removed: [], everySession: false)
+        return takeEffects()
+    }
+
+    /// Ports went away (unplugged, out of range, powered off). Sessions whose route used one get
+    /// `oldDeviceUnavailable` (G-HEADPHONES-OUT). A user pick of a removed port is cleared.
+    public mutating func disconnect(_ portIDs: [String]) -> [PolicyEffect] {
+        let removed = Set(portIDs)
+        conditions.availableOutputs.removeAll { removed.contains($0.id) }
+        conditions.availableInputs.removeAll { removed.contains($0.id) }
+        if let picked = conditions.routeOverride, removed.contains(picked) { conditions.routeOverride = nil }
+        reroute(reason: .oldDeviceUnavailable, removed: removed, everySession: false)
+        return takeEffects()
+    }
+
+    /// The user picks a port (or nil for automatic routing); sessions that move get `override` and
+    /// keep playing (G-ROUTE-PICK). Throws `badParam` for a port that is not available.
+    public mutating func setRouteOverride(_ portID: String?) throws(SessionError) -> [PolicyEffect] {
+        if let portID, !(conditions.availableOutputs + conditions.availableInputs).contains(where: { $0.id == portID }) {
+            throw .badParam(.unknownPort(portID))
+        }
+        guard portID != conditions.routeOverride else { return [] }
+        conditions.routeOverride = portID
+        reroute(reason: .override, removed: [], everySession: false)
+        return takeEffects()
+    }
+
+    /// A route event without a change of ports: `wakeFromSleep`, `routeConfigurationChange` or
+    /// `unknown`; every session receives it. Other reasons have their own entry points (`badParam`).
+    public mutating func reportRouteEvent(_ reason: RouteChangeReason) throws(SessionError) -> [PolicyEffect] {
+        switch reason {
+        case .wakeFromSleep, .routeConfigurationChange, .unknown:
+            reroute(reason: reason, removed: [], everySession: true)
+            return takeEffects()
+        default:
+            throw .badParam(.reasonNotReportable(reason))
+        }
+    }
+
+    /// Recomputes every session's route and reports changes. O(registered sessions).
+    mutating func reroute(reason: RouteChangeReason, removed: Set<String>, everySession: Bool) {
+        for id in records.ids {
+            guard let record = records[id] else { continue }
+            let route = RouteSelection.route(for: record.configuration, in: conditions)
+            guard everySession || route != record.route else { continue }
+            records[id]?.route = route
+            var sessionReason = reason
+            if route != record.route, let updated = records[id], !updated.isRouteUsable {
+                sessionReason = .noSuitableRouteForCategory
+            } else if !removed.isEmpty && !removed.contains(where: { record.route.contains(portID: $0) }) {
+                sessionReason = .routeConfigurationChange
+            }
+            emit(id, .routeChange(RouteChangeEvent(reason: sessionReason, previousRoute: record.route,
+                                                   currentRoute: route)))
+        }
+        enforceSystemBlocks()
+        finish()
+    }
+}
