@@ -45,6 +45,38 @@ extension Connection {
         return answer
     }
 
+    /// `requestName` with a completion that runs on the I/O thread: for code that runs there (an
+    /// exported object's handler) or that does not use Swift concurrency.
+    public func requestName(_ name: String, flags: NameFlags = [],
+                            completion: @escaping @Sendable (Result<RequestNameReply, DBusError>) -> Void) {
+        guard NameSyntax.isBusName(name), !name.hasPrefix(":") else {
+            return completion(.failure(.invalidArgs("'\(name)' is not a well-known bus name")))
+        }
+        call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
+                         member: "RequestName", body: [.string(name), .uint32(flags.rawValue)])) { result in
+            completion(result.flatMap { reply in
+                guard case .uint32(let code)? = reply.body.first, let answer = RequestNameReply(rawValue: code) else {
+                    return .failure(.failed("unexpected RequestName reply \(reply.body)"))
+                }
+                return .success(answer)
+            })
+        }
+    }
+
+    /// `releaseName` with a completion that runs on the I/O thread.
+    public func releaseName(_ name: String,
+                            completion: @escaping @Sendable (Result<ReleaseNameReply, DBusError>) -> Void) {
+        call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
+                         member: "ReleaseName", body: [.string(name)])) { result in
+            completion(result.flatMap { reply in
+                guard case .uint32(let code)? = reply.body.first, let answer = ReleaseNameReply(rawValue: code) else {
+                    return .failure(.failed("unexpected ReleaseName reply \(reply.body)"))
+                }
+                return .success(answer)
+            })
+        }
+    }
+
     /// Gives up `name` (or leaves its queue).
     @discardableResult
     public func releaseName(_ name: String) async throws(DBusError) -> ReleaseNameReply {

@@ -28,6 +28,9 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     private var watches: [OpaquePointer] = []
     private var timeouts: [OpaquePointer: Int64] = [:]
     private var pollSet: [pollfd] = []
+    private var polled: [OpaquePointer] = []
+    /// Jobs queued and not yet taken: lets the loop skip the lock when there are none.
+    private let queued = Atomic<Int>(0)
     /// Called once per iteration after work ran: the connection dispatches queued messages here.
     var afterWork: () -> Void = {}
     /// Called on the loop thread when the loop has ended, after the last jobs ran.
@@ -73,6 +76,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
         let accepted = pending.withLock { state -> Bool in
             guard !state.stopping else { return false }
             state.jobs.append(job)
+            queued.add(1, ordering: .releasing)
             return true
         }
         if accepted && !isOnLoopThread { wake() }
@@ -82,6 +86,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     /// Asks the loop to end after the jobs already queued.
     func stop() {
         pending.withLock { $0.stopping = true }
+        queued.add(1, ordering: .releasing)
         if !isOnLoopThread { wake() }
     }
 
@@ -132,9 +137,11 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     /// Runs all queued jobs; returns whether the loop should stop.
     private func runJobs() -> Bool {
+        guard queued.load(ordering: .acquiring) != 0 else { return false }
         let (jobs, stopping) = pending.withLock { state in
-            let jobs = state.jobs
-            state.jobs.removeAll(keepingCapacity: true)
+            queued.store(0, ordering: .relaxed)
+            var jobs: [Job] = []
+            swap(&jobs, &state.jobs)
             return (jobs, state.stopping)
         }
         for job in jobs { job() }
@@ -142,13 +149,13 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     }
 
     private func hasJobs() -> Bool {
-        pending.withLock { !$0.jobs.isEmpty || $0.stopping }
+        queued.load(ordering: .acquiring) != 0
     }
 
     private func pollOnce() {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
-        var polled: [OpaquePointer] = []
+        polled.removeAll(keepingCapacity: true)
         for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
             var events: Int16 = 0
