@@ -36,9 +36,12 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SessionService", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
 
+        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionCore", "CLinux"],
+                swiftSettings: strict),
+
         // The program.
         .executableTarget(name: "mprisd",
-                          dependencies: ["SessionService", "RemoteControl", "AudioDevices"],
+                          dependencies: ["SessionService", "RemoteControl", "AudioDevices", "Player"],
                           swiftSettings: strict),
 
         // Test support: private buses and real programs.
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices"], swiftSettings: strict),
         .testTarget(name: "SessionServiceTests", dependencies: ["SessionService", "DBus"],
                     swiftSettings: strict),
+        .testTarget(name: "PlayerTests", dependencies: ["Player"], swiftSettings: strict),
         .testTarget(name: "MprisdTests", dependencies: ["TestSupport"], swiftSettings: strict),
 
         // Benchmarks: executables, run by Benchmarks/*.sh, results in BENCHMARKS.md.

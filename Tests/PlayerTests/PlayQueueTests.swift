@@ -1,0 +1,89 @@
+@testable import Player
+import XCTest
+
+/// A deterministic generator for shuffles in tests (SplitMix64).
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+final class PlayQueueTests: XCTestCase {
+    func testPlaysInOrderAndStopsAtTheEnd() {
+        var queue = PlayQueue(items: ["a", "b", "c"])
+        var played = [queue.current]
+        while queue.advanceAtEndOfTrack() { played.append(queue.current) }
+        XCTAssertEqual(played, ["a", "b", "c"])
+        XCTAssertFalse(queue.hasNext)
+    }
+
+    func testLoopTrackRepeatsButNextStillMovesOn() {
+        var queue = PlayQueue(items: ["a", "b"], loop: .track)
+        XCTAssertTrue(queue.advanceAtEndOfTrack())
+        XCTAssertEqual(queue.current, "a")
+        XCTAssertTrue(queue.next())
+        XCTAssertEqual(queue.current, "b")
+    }
+
+    func testLoopPlaylistWrapsAround() {
+        var queue = PlayQueue(items: ["a", "b"], loop: .playlist)
+        XCTAssertTrue(queue.advanceAtEndOfTrack())
+        XCTAssertTrue(queue.advanceAtEndOfTrack())
+        XCTAssertEqual(queue.current, "a")
+        XCTAssertEqual(queue.previous(elapsedSeconds: 0), .playPrevious)
+        XCTAssertEqual(queue.current, "b")
+    }
+
+    func testPreviousRestartsAfterThreeSecondsElseGoesBack() {
+        var queue = PlayQueue(items: ["a", "b", "c"])
+        _ = queue.next()
+        XCTAssertEqual(queue.previous(elapsedSeconds: 3.5), .restartCurrent)
+        XCTAssertEqual(queue.current, "b")
+        XCTAssertEqual(queue.previous(elapsedSeconds: 1.0), .playPrevious)
+        XCTAssertEqual(queue.current, "a")
+        XCTAssertEqual(queue.previous(elapsedSeconds: 1.0), .restartCurrent, "first track without loop restarts")
+    }
+
+    func testUnplayableTracksAreSkippedAndTheQueueGoesOn() {
+        var queue = PlayQueue(items: ["bad", "good", "bad2"])
+        XCTAssertTrue(queue.skipUnplayable())
+        XCTAssertEqual(queue.current, "good")
+        XCTAssertTrue(queue.next())
+        XCTAssertFalse(queue.skipUnplayable(), "nothing left after the last bad file")
+    }
+
+    func testShuffleIsAPermutationAndKeepsTheCurrentTrack() {
+        var random = SeededRandom(state: 7)
+        var queue = PlayQueue(items: (0..<20).map { "t\($0)" }, shuffle: true, random: &random)
+        XCTAssertEqual(Set(queue.order), Set(0..<20))
+        XCTAssertNotEqual(queue.order, Array(0..<20))
+        _ = queue.next()
+        let playing = queue.current
+        queue.setShuffle(false, random: &random)
+        XCTAssertEqual(queue.current, playing)
+        XCTAssertEqual(queue.order, Array(0..<20))
+        queue.setShuffle(true, random: &random)
+        XCTAssertEqual(queue.current, playing)
+        XCTAssertEqual(Set(queue.order), Set(0..<20))
+    }
+}
+
+final class StatusLineTests: XCTestCase {
+    func testFormatsStateTitleAndTimes() {
+        XCTAssertEqual(StatusLine.format(state: "Playing", title: "Song", artist: "Band", elapsed: 62.4, duration: 225),
+                       "▶ Song — Band  1:02 / 3:45")
+        XCTAssertEqual(StatusLine.format(state: "Paused", title: "Long", artist: nil, elapsed: 3725, duration: nil),
+                       "⏸ Long  1:02:05")
+        XCTAssertEqual(StatusLine.clock(.nan), "0:00")
+    }
+
+    func testTerminalOverwritesInPlaceAndPipesGetLines() {
+        XCTAssertEqual(StatusLine(isTerminal: true).rendering("x"), "\r\u{1B}[Kx")
+        XCTAssertEqual(StatusLine(isTerminal: false).rendering("x"), "x\n")
+    }
+}
