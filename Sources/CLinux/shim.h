@@ -4,6 +4,8 @@
 
 #include <pthread.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <signal.h>
 
 // A GNU extension, hidden from the Glibc module unless _GNU_SOURCE was set when it was built.
 extern int pthread_setname_np(pthread_t thread, const char *name);

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Picks the command, handles `--help` and usage errors, and returns the exit status.
-func runMain(_ argv: [String]) async -> Int32 {
+func runMain(_ argv: [String]) -> Int32 {
     var arguments = Arguments(argv.dropFirst())
     let command: Command
     if let first = arguments.remaining.first, !first.hasPrefix("-") {
@@ -39,7 +39,7 @@ func runMain(_ argv: [String]) async -> Int32 {
         return ExitStatus.success
     }
     do {
-        return try await command.run(&arguments)
+        return try command.run(&arguments)
     } catch let error as UsageError {
         let prefix = command.name == "daemon" ? "mprisd: " : "mprisd \(command.name): "
         Output.error(prefix + error.message)
@@ -50,4 +50,5 @@ func runMain(_ argv: [String]) async -> Int32 {
     }
 }
 
-exit(await runMain(CommandLine.arguments))
+// Synchronous: no Swift concurrency, so no libdispatch thread pool ticking once a second.
+exit(runMain(CommandLine.arguments))

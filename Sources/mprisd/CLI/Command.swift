@@ -6,7 +6,7 @@ struct Command: Sendable {
     /// The full `--help` text.
     let help: String
     /// Runs the command with its own arguments; returns the exit status.
-    let run: @Sendable (inout Arguments) async throws -> Int32
+    let run: @Sendable (inout Arguments) throws -> Int32
 }
 
 /// Says plainly that a command exists in the design but is not built yet, instead of pretending.

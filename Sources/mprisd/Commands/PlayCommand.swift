@@ -1,3 +1,5 @@
+import Player
+
 extension Commands {
     static let play = Command(
         name: "play",
@@ -21,22 +23,32 @@ extension Commands {
               -h, --help          show this help
             """,
         run: { arguments in
-            _ = try arguments.popValue("--device")
-            _ = try arguments.popValue("--control")
-            _ = try arguments.popValue("--name")
+            var options = PlayOptions()
+            options.device = try arguments.popValue("--device")
+            options.control = try arguments.popValue("--control")
+            if let name = try arguments.popValue("--name") {
+                guard !name.isEmpty else { throw UsageError("--name needs a non-empty name") }
+                options.name = name
+            }
             if let volume = try arguments.popValue("--volume") {
                 guard let value = Double(volume), (0...1).contains(value) else {
                     throw UsageError("--volume takes a number from 0 to 1, not '\(volume)'")
                 }
+                options.volume = value
             }
-            if let loop = try arguments.popValue("--loop"), !["none", "track", "playlist"].contains(loop) {
-                throw UsageError("--loop takes none, track or playlist, not '\(loop)'")
+            if let loop = try arguments.popValue("--loop") {
+                guard let mode = LoopMode(rawValue: loop) else {
+                    throw UsageError("--loop takes none, track or playlist, not '\(loop)'")
+                }
+                options.loop = mode
             }
-            _ = arguments.popSwitch("--shuffle")
-            var files: [String] = []
-            while let file = arguments.popOperand() { files.append(file) }
+            options.shuffle = arguments.popSwitch("--shuffle")
+            while let file = arguments.popOperand() { options.paths.append(file) }
             try arguments.expectEnd()
-            guard !files.isEmpty else { throw UsageError("play needs at least one FILE or DIR") }
-            return notYetAvailable("play", issue: 4)
+            guard !options.paths.isEmpty else { throw UsageError("play needs at least one FILE or DIR") }
+            if options.control != nil {
+                Output.error("mprisd play: --control is not used yet (route monitoring is issue 5); playing without it")
+            }
+            return PlayerProgram.run(options)
         })
 }

@@ -1,0 +1,38 @@
+import AudioDevices
+import RemoteControl
+
+/// What only the audio thread touches: the sink, the open file, the position bookkeeping.
+struct AudioThreadState {
+    let sink: any AudioSink
+    var file: AudioFile?
+    /// The now-playing item of the open file.
+    var item: NowPlayingItem?
+    /// Counts opened tracks, so every new track gets a new identity (and `mpris:trackid`).
+    var generation: UInt64 = 0
+    /// The track frame that the sink's counter 0 corresponds to (set on open and on seeks).
+    var baseFrame = 0
+    /// The state last published to the endpoint and the status line.
+    var published: PlaybackState?
+    /// The whole second last shown on the status line.
+    var shownSecond = -1
+    var buffer: [Float] = []
+
+    init(sink: any AudioSink) {
+        self.sink = sink
+    }
+
+    /// The frame of the open track the listener hears now (device clock: played minus delay).
+    var currentFrame: Int { baseFrame + sink.playedFrames }
+
+    /// The position in the open track.
+    var elapsed: Duration {
+        guard let rate = file?.info.sampleRate, rate > 0 else { return .zero }
+        let frame = currentFrame
+        return .seconds(frame / rate) + .nanoseconds(Int64(frame % rate) * 1_000_000_000 / Int64(rate))
+    }
+
+    var elapsedSeconds: Double {
+        guard let rate = file?.info.sampleRate, rate > 0 else { return 0 }
+        return Double(currentFrame) / Double(rate)
+    }
+}

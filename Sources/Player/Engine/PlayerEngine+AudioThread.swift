@@ -1,0 +1,239 @@
+import AudioDevices
+import RemoteControl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The audio thread: applies requests between chunks, decodes, applies the relative volume and
+/// writes to the sink (which blocks, pacing the loop); sleeps on `wakeFD` while paused.
+extension PlayerEngine {
+    func runAudioThread() {
+        while true {
+            let (transport, requests, volume) = shared.withLock { state in
+                defer { state.requests.removeAll() }
+                return (state.transport, state.requests, state.volume)
+            }
+            for request in requests { apply(request) }
+            switch transport {
+            case .stopped:
+                stopOutput()
+                return finish(status: 0)
+            case .paused:
+                pauseOutput()
+                publish(.paused)
+                waitForCommand()
+            case .playing:
+                guard openCurrentTrack() else { return endOfQueue() }
+                resumeOutput()
+                publish(.playing)
+                playChunk(volume: volume)
+            }
+        }
+    }
+
+    /// Blocks until a command wakes the thread (`change` writes `wakeFD`): zero wake-ups while paused.
+    private func waitForCommand() {
+        var counter: UInt64 = 0
+        _ = read(wakeFD, &counter, 8)
+    }
+
+    // MARK: Tracks
+
+    /// Opens the queue's current track if none is open, skipping files that cannot be played.
+    /// Returns false when nothing playable is left.
+    private func openCurrentTrack() -> Bool {
+        while audio.file == nil {
+            guard let path = shared.withLock({ $0.queue.current }) else { return false }
+            do {
+                let file = try AudioFile(path: path)
+                try audio.sink.open(sampleRate: file.info.sampleRate, channels: file.info.channels)
+                audio.file = file
+                audio.baseFrame = 0
+                audio.generation += 1
+                audio.item = Self.item(for: file, generation: audio.generation)
+                audio.shownSecond = -1
+                endpoint?.update { info in
+                    info.item = audio.item
+                    info.setElapsed(.zero)
+                }
+                audio.published = nil
+            } catch let error as AudioFileError {
+                log.message("skipping \(error)")
+                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return false }
+            } catch {
+                log.message("cannot play \(path) on \(audio.sink.name): \(error)")
+                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return false }
+            }
+        }
+        return true
+    }
+
+    static func item(for file: AudioFile, generation: UInt64) -> NowPlayingItem {
+        let tags = file.tags
+        let duration: Duration? = file.info.frames > 0 && file.info.sampleRate > 0
+            ? .nanoseconds(Int64(file.info.frames) * 1_000_000_000 / Int64(file.info.sampleRate)) : nil
+        return NowPlayingItem(id: "\(generation):\(file.path)", title: file.displayTitle,
+                              artists: tags.artist.map { [$0] } ?? [], album: tags.album,
+                              albumArtists: tags.albumArtist.map { [$0] } ?? [], trackNumber: tags.trackNumber,
+                              duration: duration, url: FileURL.string(forPath: file.path))
+    }
+
+    private func closeTrack() {
+        try? audio.sink.drop()
+        audio.file = nil
+    }
+
+    private func playChunk(volume: Double) {
+        guard let file = audio.file else { return }
+        let sink = audio.sink
+        let channels = file.info.channels
+        let frames = max(256, file.info.sampleRate / 100)  // 10 ms: requests wait at most one chunk
+        // The buffer is moved out while in use: no overlapping access to `audio`.
+        var buffer = audio.buffer
+        audio.buffer = []
+        defer { audio.buffer = buffer }
+        if buffer.count != frames * channels { buffer = [Float](repeating: 0, count: frames * channels) }
+        do {
+            let got = try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0) }
+            guard got > 0 else { return endOfTrack() }
+            try buffer.withUnsafeMutableBufferPointer { whole in
+                let chunk = UnsafeMutableBufferPointer(rebasing: whole[0..<(got * channels)])
+                Gain.apply(volume, to: chunk)
+                try sink.write(UnsafeBufferPointer(chunk))
+            }
+            shared.withLock { $0.playedAnything = true }
+            showProgress()
+        } catch let error as AudioFileError {
+            log.message("skipping the rest of \(error)")
+            endOfTrack()
+        } catch {
+            log.message("output \(sink.name) failed: \(error)")
+            shared.withLock { $0.transport = .stopped }
+        }
+    }
+
+    /// The track played to its end: let the device play it out, then move on.
+    private func endOfTrack() {
+        try? audio.sink.drain()
+        audio.file = nil
+        shared.withLock { state in
+            if !state.queue.advanceAtEndOfTrack() { state.transport = .stopped }
+        }
+    }
+
+    // MARK: Requests
+
+    private func apply(_ request: PositionRequest) {
+        switch request {
+        case .next:
+            if shared.withLock({ $0.queue.next() }) { closeTrack() }
+        case .previous:
+            let elapsed = audio.elapsedSeconds
+            switch shared.withLock({ $0.queue.previous(elapsedSeconds: elapsed) }) {
+            case .restartCurrent: seek(to: .zero)
+            case .playPrevious: closeTrack()
+            }
+        case .seek(let offset):
+            let target = audio.elapsed + offset
+            if let duration = audio.item?.duration, target >= duration {
+                // MPRIS: seeking past the end acts as Next (or ends the queue).
+                if shared.withLock({ $0.queue.next() }) { closeTrack() } else { endOfTrack() }
+            } else {
+                seek(to: max(.zero, target))
+            }
+        case .setPosition(let position):
+            seek(to: position)
+        }
+    }
+
+    private func seek(to position: Duration) {
+        guard let file = audio.file else { return }
+        let rate = Int64(file.info.sampleRate)
+        let (seconds, attoseconds) = position.components
+        let frame = Int(seconds * rate + attoseconds / 1_000_000_000 * rate / 1_000_000_000)
+        do {
+            let wasPaused = audio.sink.isPaused
+            try audio.sink.drop()
+            audio.baseFrame = try file.seek(toFrame: frame)
+            if !wasPaused, audio.sink.isPaused { try audio.sink.resume() }
+        } catch {
+            log.message("cannot seek: \(error)")
+            return
+        }
+        audio.shownSecond = -1
+        endpoint?.update(discontinuity: true) { $0.setElapsed(audio.elapsed) }
+        showProgress(significant: true)
+    }
+
+    // MARK: Output state
+
+    private func pauseOutput() {
+        guard let file = audio.file, !audio.sink.isPaused else { return }
+        do {
+            let lost = try audio.sink.pause()
+            if lost > 0 { try file.seek(toFrame: audio.baseFrame + audio.sink.writtenFrames) }
+        } catch {
+            log.message("cannot pause \(audio.sink.name): \(error)")
+        }
+    }
+
+    private func resumeOutput() {
+        guard audio.sink.isPaused else { return }
+        do { try audio.sink.resume() } catch { log.message("cannot resume \(audio.sink.name): \(error)") }
+    }
+
+    private func stopOutput() {
+        try? audio.sink.drop()
+        audio.sink.close()
+        audio.file = nil
+        publish(.stopped)
+    }
+
+    /// Publishes a state that really took effect: MPRIS (with the device-clock position) and the
+    /// status line.
+    private func publish(_ state: PlaybackState) {
+        guard audio.published != state else { return }
+        audio.published = state
+        let elapsed = audio.elapsed
+        endpoint?.update { info in
+            info.playbackState = state
+            info.setElapsed(elapsed)
+            if state == .stopped { info.item = nil }
+        }
+        showProgress(significant: true)
+    }
+
+    private func showProgress(significant: Bool = false) {
+        let second = Int(audio.elapsedSeconds)
+        guard significant || second != audio.shownSecond else { return }
+        audio.shownSecond = second
+        let state = audio.published.map { $0 == .playing ? "Playing" : $0 == .paused ? "Paused" : "Stopped" } ?? "Stopped"
+        guard let item = audio.item, audio.published != .stopped else {
+            log.status("■ stopped", significant: significant)
+            return
+        }
+        let duration = item.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        log.status(StatusLine.format(state: state, title: item.title ?? "", artist: item.artists.first,
+                                     elapsed: audio.elapsedSeconds, duration: duration),
+                   significant: significant)
+    }
+
+    // MARK: The end
+
+    private func endOfQueue() {
+        stopOutput()
+        finish(status: 0)
+    }
+
+    private func finish(status: Int32) {
+        drive { $0.stop() }  // deactivate the session with notify-others (G-INT-NOTIFY)
+        let played = shared.withLock { state -> Bool in
+            state.finished = state.playedAnything ? status : 1
+            return state.playedAnything
+        }
+        if !played { log.message("nothing could be played") }
+        log.finish()
+        var one: UInt64 = 1
+        _ = write(finishedFD, &one, 8)
+    }
+}

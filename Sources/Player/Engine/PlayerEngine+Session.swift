@@ -1,0 +1,34 @@
+import SessionCore
+
+/// The user's transport actions go through the session's playback rules (G-APP-MEDIA): play
+/// activates the session and claims remote control, stop deactivates it with notify-others.
+extension PlayerEngine {
+    func userPlay() { drive { $0.play() } }
+    func userPause() { drive { $0.pause() } }
+    func userStop() {
+        drive { $0.stop() }
+        change { $0.transport = .stopped }
+    }
+
+    /// Runs one step of the `PlaybackController` and performs its actions: session actions on the
+    /// session, output actions as transport changes for the audio thread.
+    func drive(_ step: (inout PlaybackController) -> [PlaybackAction]) {
+        control.withLock { controller in
+            let actions = step(&controller)
+            session.perform(actions, with: &controller) { action in
+                switch action {
+                case .startOutput: change { $0.transport = .playing }
+                case .pauseOutput, .showInterrupted: change { if $0.transport == .playing { $0.transport = .paused } }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Session events (an interruption by another session, a route change) through the rules.
+    func subscribeToSession() -> EventSubscription {
+        session.onEvent { [weak self] event in
+            self?.drive { $0.handle(event) }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import AudioDevices
+import CLinux
+import RemoteControl
+import SessionCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mprisd play`: plays a queue through an `AudioSink` on its own audio thread, inside a
+/// `playback` session, remote-controlled over MPRIS while it is in an audio context.
+///
+/// Threads: the audio thread decodes and writes (blocking on the device paces it); it sleeps on
+/// an `eventfd` while paused, so a paused player wakes up zero times. Remote commands arrive on
+/// the D-Bus thread, change `shared` and wake the audio thread; the audio thread alone touches
+/// the decoder and the sink, and publishes what really happened to the MPRIS endpoint. No Swift
+/// concurrency anywhere (libdispatch's pool would tick once a second).
+public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`control` behind Mutexes; `audio` only on the audio thread
+    let shared: Mutex<SharedState>
+    let options: PlayOptions
+    let log: PlayerLog
+    /// Written to wake the audio thread (a command arrived) — and read by it when paused.
+    let wakeFD: Int32
+    /// Readable once the player finished (main thread waits on it next to the stop signals).
+    public let finishedFD: Int32
+    let endpoint: MPRISEndpoint?
+    let session: AudioSession
+    /// The session's playback rules; changed only under this lock, outside `shared`.
+    let control: Mutex<PlaybackController>
+    var audio: AudioThreadState
+
+    /// Prepares everything; nothing plays until `start()`.
+    public init(options: PlayOptions, queue: PlayQueue, sink: any AudioSink, endpoint: MPRISEndpoint?,
+                log: PlayerLog) throws(PlayerError) {
+        self.options = options
+        self.log = log
+        self.endpoint = endpoint
+        shared = Mutex(SharedState(queue: queue, volume: options.volume))
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC))
+        finishedFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeFD >= 0, finishedFD >= 0 else { throw PlayerError("eventfd failed: errno \(errno)") }
+        audio = AudioThreadState(sink: sink)
+        let system = AudioSystem()
+        do {
+            session = try system.makeSession()
+            control = Mutex(try session.apply(.mediaPlayer()))
+        } catch {
+            throw PlayerError("cannot set up the playback session: \(error)")
+        }
+    }
+
+    deinit {
+        close(wakeFD)
+        close(finishedFD)
+    }
+
+    /// Starts the audio thread and playback (the user's "play" at launch).
+    public func start() throws(PlayerError) {
+        endpoint?.attach(session)
+        installRemoteCommands()
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let engine = Unmanaged<PlayerEngine>.fromOpaque(raw).takeRetainedValue()
+            engine.runAudioThread()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<PlayerEngine>.fromOpaque(context).release()
+            throw PlayerError("cannot start the audio thread (error \(rc))")
+        }
+        pthread_setname_np(thread, "audio")
+        pthread_detach(thread)
+        userPlay()
+    }
+
+    /// The exit status once finished, nil before.
+    public var exitStatus: Int32? { shared.withLock { $0.finished } }
+
+    /// Stops playback for good (SIGINT, SIGTERM, MPRIS Quit): the audio thread stops the output,
+    /// the endpoint announces `Stopped` and releases its name.
+    public func shutdown() {
+        change { $0.transport = .stopped }
+    }
+
+    /// Applies `body` to the shared state and wakes the audio thread.
+    func change(_ body: (inout SharedState) -> Void) {
+        shared.withLock { body(&$0) }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+}

@@ -1,0 +1,102 @@
+import AudioDevices
+import DBus
+import CLinux
+import RemoteControl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mprisd play` from start to exit: expands the arguments, picks the output (falling back
+/// visibly to the silent one), connects to the session bus (or plays without remote control,
+/// saying so), runs the engine, and stops cleanly on SIGINT/SIGTERM: `Stopped` emitted, name
+/// released. Synchronous on purpose: no Swift concurrency, so no libdispatch tick.
+public enum PlayerProgram {
+    /// Runs the player; returns the exit status.
+    public static func run(_ options: PlayOptions, log: PlayerLog = PlayerLog()) -> Int32 {
+        let signals: StopSignals
+        do { signals = try StopSignals() } catch {
+            log.message("\(error)")
+            return 1
+        }
+        let scan = MediaScan.expand(options.paths)
+        for problem in scan.problems { log.message("skipping \(problem)") }
+        guard !scan.files.isEmpty else {
+            log.message("nothing to play in \(options.paths.joined(separator: " "))")
+            return 1
+        }
+        var queue = PlayQueue(items: scan.files, loop: options.loop, shuffle: options.shuffle)
+        queue.loop = options.loop
+        let choice: OutputSelection.Choice
+        do {
+            choice = try OutputSelection.choose(device: options.device)
+        } catch {
+            log.message("cannot open output \(options.device ?? OutputSelection.defaultDevice): \(error)")
+            return 1
+        }
+        if let notice = choice.notice { log.message(notice) }
+
+        let (connection, endpoint) = remoteControl(options, log: log)
+        let engine: PlayerEngine
+        do {
+            engine = try PlayerEngine(options: options, queue: queue, sink: choice.sink, endpoint: endpoint, log: log)
+            try engine.start()
+        } catch {
+            log.message("\(error)")
+            return 1
+        }
+        if signals.wait(orReadable: engine.finishedFD) != nil {
+            engine.shutdown()
+            waitUntilReadable(engine.finishedFD)
+        }
+        if let endpoint {
+            endpoint.close()
+            waitForRelease(endpoint)
+        }
+        connection?.close()
+        return engine.exitStatus ?? 1
+    }
+
+    /// The MPRIS endpoint on the session bus, or nothing (with a notice) where there is no bus.
+    private static func remoteControl(_ options: PlayOptions, log: PlayerLog) -> (Connection?, MPRISEndpoint?) {
+        let connection: Connection
+        do {
+            connection = try Connection(bus: .session)
+        } catch {
+            log.message("no session bus (\(error.message)); playing without MPRIS remote control")
+            return (nil, nil)
+        }
+        do {
+            let configuration = MPRISConfiguration(name: try MPRISBusName(application: options.name),
+                                                   identity: "mprisd", desktopEntry: "mprisd",
+                                                   supportedURISchemes: ["file"])
+            let endpoint = try MPRISEndpoint(connection: connection, configuration: configuration,
+                                             commands: RemoteCommandCenter())
+            return (connection, endpoint)
+        } catch {
+            log.message("cannot publish the MPRIS player (\(error)); playing without remote control")
+            connection.close()
+            return (nil, nil)
+        }
+    }
+
+    private static func waitUntilReadable(_ fd: Int32) {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&entry, 1, -1) < 0 {}
+    }
+
+    /// The name is released by the bus asynchronously; exit only once it is gone (at most 2 s, so
+    /// a dead bus cannot hold the exit).
+    private static func waitForRelease(_ endpoint: MPRISEndpoint) {
+        let released = eventfd(0, Int32(EFD_CLOEXEC))
+        guard released >= 0 else { return }
+        defer { close(released) }
+        endpoint.onBusNameChange { name in
+            guard name == nil else { return }
+            var one: UInt64 = 1
+            _ = write(released, &one, 8)
+        }
+        guard endpoint.busName != nil else { return }
+        var entry = pollfd(fd: released, events: Int16(POLLIN), revents: 0)
+        _ = poll(&entry, 1, 2000)
+    }
+}

@@ -1,0 +1,29 @@
+import RemoteControl
+
+/// What the user (or the session) wants the output to do.
+enum Transport: Sendable, Equatable {
+    case playing, paused, stopped
+}
+
+/// A change of track or position, applied by the audio thread between two chunks.
+enum PositionRequest: Sendable, Equatable {
+    case next
+    case previous
+    /// Move by an offset (MPRIS `Seek`); past the end acts as Next.
+    case seek(by: Duration)
+    /// Go to a position of the current track (MPRIS `SetPosition`).
+    case setPosition(Duration)
+}
+
+/// The state shared between the D-Bus thread (remote commands), the audio thread and the main
+/// thread. Always accessed under `PlayerEngine.shared`.
+struct SharedState {
+    var transport = Transport.paused
+    var queue: PlayQueue
+    var volume: Double
+    var requests: [PositionRequest] = []
+    /// Set by the audio thread when the queue ended or the player stopped; the exit status.
+    var finished: Int32?
+    /// Tracks that played at least one chunk (for the exit status).
+    var playedAnything = false
+}
