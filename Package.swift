@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SessionServiceTests", dependencies: ["SessionService", "DBus"],
                     swiftSettings: strict),
         .testTarget(name: "PlayerTests", dependencies: ["Player"], swiftSettings: strict),
-        .testTarget(name: "MprisdTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MprisdTests", dependencies: ["TestSupport", "DBus"], swiftSettings: strict),
 
         // Benchmarks: executables, run by Benchmarks/*.sh, results in BENCHMARKS.md.
         .executableTarget(name: "bench-echo-server", dependencies: ["DBus"],

@@ -54,7 +54,7 @@ private func readToEnd(_ handle: FileHandle) async -> Data {
 
 /// Polls `condition` until it holds or `timeout` passes (for state another process changes, where
 /// no event exists to wait on). Returns whether it held.
-public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
+public func eventually(timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

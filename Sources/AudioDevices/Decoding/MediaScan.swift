@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Expands the `FILE|DIR…` arguments of `mprisd play` into the files to queue.
+///
+/// A file argument is queued as given, whatever its name: the user asked for it, and the decoder
+/// says why if it cannot play it. A directory is walked recursively (symbolic links followed, each
+/// directory once, hidden entries skipped) for files whose extension is a candidate, sorted in
+/// natural order (`2 b.flac` before `10 a.flac`) by their path. What cannot be used is reported in
+/// `problems`, never thrown: one bad argument must not stop the queue.
+public struct MediaScan: Sendable, Hashable {
+    /// An argument or entry that contributed nothing, and why.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The files to queue, arguments in the order given, each directory's files sorted.
+    public var files: [String] = []
+    /// Missing arguments, unreadable directories, directories without audio.
+    public var problems: [Problem] = []
+
+    /// The default candidates: what the installed libsndfile reads plus the common music extensions.
+    public static var candidateExtensions: Set<String> {
+        SupportedFormats.installed.fileExtensions.union(SupportedFormats.commonExtensions)
+    }
+
+    /// Scans `arguments`; `extensions` are lowercase, without the dot.
+    public static func expand(_ arguments: [String],
+                              extensions: Set<String> = MediaScan.candidateExtensions) -> MediaScan {
+        var scan = MediaScan()
+        for argument in arguments {
+            var status = stat()
+            guard stat(argument, &status) == 0 else {
+                scan.problems.append(Problem(path: argument, reason: String(cString: strerror(errno))))
+                continue
+            }
+            guard (status.st_mode & S_IFMT) == S_IFDIR else {
+                scan.files.append(argument)
+                continue
+            }
+            var walker = DirectoryWalker(extensions: extensions)
+            walker.walk(argument)
+            scan.problems += walker.problems
+            if walker.files.isEmpty {
+                if walker.problems.isEmpty {
+                    scan.problems.append(Problem(path: argument, reason: "no audio files found"))
+                }
+                continue
+            }
+            scan.files += walker.files.sorted(by: NaturalOrder.pathPrecedes)
+        }
+        return scan
+    }
+}
+
+/// One recursive walk (`opendir`/`readdir`), remembering visited directories by device and inode so
+/// a symbolic-link loop ends.
+private struct DirectoryWalker {
+    let extensions: Set<String>
+    var files: [String] = []
+    var problems: [MediaScan.Problem] = []
+    private var visited = Set<[UInt64]>()
+
+    init(extensions: Set<String>) {
+        self.extensions = extensions
+    }
+
+    mutating func walk(_ directory: String) {
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return }
+        guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { return }
+        guard let stream = opendir(directory) else {
+            problems.append(.init(path: directory, reason: String(cString: strerror(errno))))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        closedir(stream)
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        for name in names {
+            let path = prefix + name
+            var entryStatus = stat()
+            guard stat(path, &entryStatus) == 0 else {
+                problems.append(.init(path: path, reason: String(cString: strerror(errno))))
+                continue
+            }
+            if (entryStatus.st_mode & S_IFMT) == S_IFDIR {
+                walk(path)
+            } else if (entryStatus.st_mode & S_IFMT) == S_IFREG,
+                      extensions.contains(SupportedFormats.fileExtension(of: name)) {
+                files.append(path)
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The rate and channel count a sink is configured for.
+public struct StreamFormat: Sendable, Hashable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(sampleRate: Int, channels: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
+    public var description: String { "\(sampleRate) Hz, \(channels) ch" }
+}
+
+/// Where decoded audio goes: interleaved `Float` samples in -1…1, written by the player's own audio
+/// thread.
+///
+/// Two implementations: `ALSAOutput` (a real PCM) and `SilentOutput` (the built-in output for
+/// machines without a sound card, paced in real time). Neither is `Sendable` nor uses Swift
+/// concurrency: one thread owns a sink, and blocking in `write` or `drain` is how that thread is
+/// paced. Create it on that thread (call `OutputSelection.choose` at the top of the audio thread's
+/// body) and publish what other threads need (position, state) from there. A paused sink costs
+/// nothing: no timer, no poll, no thread wakes up.
+///
+/// Position bookkeeping: `writtenFrames` counts frames accepted since `open` or the last `drop`;
+/// `playedFrames` is that minus what the device still holds (its delay), so it follows the device's
+/// clock, and the player's position is its start offset plus `playedFrames`.
+///
+/// Gain is not a sink's business: the player applies its relative volume with `Gain` first.
+public protocol AudioSink: AnyObject {
+    /// A short name for messages: the ALSA PCM name, or `silent`.
+    var name: String { get }
+    /// The current configuration; `nil` before `open` and after `close`.
+    var format: StreamFormat? { get }
+
+    /// Configures the sink for a stream. Same format as now: nothing happens (gapless between
+    /// tracks). Another format: frames still queued are played out first, then the device is
+    /// reconfigured. After `close`, reopens the device. Resets the counters and the paused state.
+    func open(sampleRate: Int, channels: Int) throws(AudioOutputError)
+
+    /// Queues interleaved frames (`frames.count` a multiple of `format.channels`), blocking until the
+    /// device accepted all of them. Recovers from underruns on the way (see `underruns`).
+    ///
+    /// - Returns: the frames written.
+    /// - Throws: `.notOpen`, `.paused` (resume first), `.invalidBuffer`, or `.deviceFailed`.
+    @discardableResult
+    func write(_ frames: UnsafeBufferPointer<Float>) throws(AudioOutputError) -> Int
+
+    /// Stops the device where it is; `playedFrames` freezes. Does nothing when already paused.
+    ///
+    /// - Returns: frames that were queued but will never play because the device could not pause
+    ///   in place and its buffer was dropped (0 when it paused in place). They are already taken off
+    ///   `writtenFrames`; to lose nothing, the player rewinds its decoder by this many frames.
+    @discardableResult
+    func pause() throws(AudioOutputError) -> Int
+
+    /// Continues after `pause`. Does nothing when not paused.
+    func resume() throws(AudioOutputError)
+
+    /// Blocks until every queued frame was played (resuming first when paused). The end of a queue.
+    func drain() throws(AudioOutputError)
+
+    /// Discards queued frames at once and resets the counters to 0 (a seek, a stop, Next).
+    /// A paused sink stays paused.
+    func drop() throws(AudioOutputError)
+
+    /// Releases the device (idempotent). `open` acquires it again.
+    func close()
+
+    /// Frames accepted since `open` or the last `drop`.
+    var writtenFrames: Int { get }
+    /// Frames the listener has heard since `open` or the last `drop`: `writtenFrames` minus the
+    /// device's delay.
+    var playedFrames: Int { get }
+    /// Underruns recovered from since the sink was created (the device ran dry and restarted).
+    var underruns: Int { get }
+    /// Whether `pause` is in effect.
+    var isPaused: Bool { get }
+    /// Whether the playback rate can change. `false` for both sinks today: neither resamples, so the
+    /// player answers MPRIS with `Rate` = `MinimumRate` = `MaximumRate` = 1.
+    var canChangeRate: Bool { get }
+}

@@ -1,0 +1,117 @@
+/// The built-in output for machines without a sound card (`--device null`, or the fallback when
+/// ALSA's `default` cannot be opened): samples are discarded, but time passes as on a real device.
+///
+/// It models a device with a 100 ms buffer played from an absolute schedule on `CLOCK_MONOTONIC`:
+/// frame `n` plays at `anchor + n / rate`. `write` returns once the buffer has room, sleeping with
+/// `clock_nanosleep(TIMER_ABSTIME)` until then, so the player is paced at exactly 1× without drift;
+/// `playedFrames` is read off the clock. Pause moves the schedule by the time spent paused, and
+/// while paused nothing runs at all. Writing after the schedule ran dry counts an underrun and
+/// starts a new schedule at the current frame.
+public final class SilentOutput: AudioSink {
+    /// The simulated device buffer.
+    public static let bufferNanoseconds: Int64 = 100_000_000
+
+    public var name: String { "silent" }
+    public private(set) var format: StreamFormat?
+    public private(set) var writtenFrames = 0
+    public private(set) var underruns = 0
+    public private(set) var isPaused = false
+    public var canChangeRate: Bool { false }
+
+    /// When frame 0 plays; `nil` until the first write after open, drop or drain.
+    private var anchor: Int64?
+    private var pausedAt: Int64?
+
+    public init() {}
+
+    public func open(sampleRate: Int, channels: Int) throws(AudioOutputError) {
+        let wanted = StreamFormat(sampleRate: sampleRate, channels: channels)
+        guard sampleRate > 0, channels > 0 else {
+            throw .formatUnsupported(device: name, format: wanted, reason: "invalid format")
+        }
+        if wanted == format { return }
+        if format != nil, !isPaused { try drain() }
+        format = wanted
+        writtenFrames = 0
+        anchor = nil
+        pausedAt = nil
+        isPaused = false
+    }
+
+    @discardableResult
+    public func write(_ frames: UnsafeBufferPointer<Float>) throws(AudioOutputError) -> Int {
+        guard let format else { throw .notOpen(device: name) }
+        guard !isPaused else { throw .paused(device: name) }
+        guard frames.count % format.channels == 0 else {
+            throw .invalidBuffer(device: name, samples: frames.count, channels: format.channels)
+        }
+        let count = frames.count / format.channels
+        guard count > 0 else { return 0 }
+        let now = MonotonicClock.nanoseconds()
+        if let anchor, now > anchor + duration(writtenFrames, format) {
+            underruns += 1
+            self.anchor = nil
+        }
+        if anchor == nil {
+            anchor = now - duration(writtenFrames, format)
+        }
+        writtenFrames += count
+        if let anchor {
+            let roomAt = anchor + duration(writtenFrames, format) - Self.bufferNanoseconds
+            if roomAt > now { MonotonicClock.sleep(until: roomAt) }
+        }
+        return count
+    }
+
+    public var playedFrames: Int {
+        guard let format, let anchor else { return writtenFrames }
+        let now = pausedAt ?? MonotonicClock.nanoseconds()
+        let elapsed = Double(max(now - anchor, 0)) * Double(format.sampleRate) / 1e9
+        return min(Int(elapsed), writtenFrames)
+    }
+
+    @discardableResult
+    public func pause() throws(AudioOutputError) -> Int {
+        guard format != nil, !isPaused else { return 0 }
+        pausedAt = MonotonicClock.nanoseconds()
+        isPaused = true
+        return 0
+    }
+
+    public func resume() throws(AudioOutputError) {
+        guard isPaused else { return }
+        if let pausedAt, let anchor {
+            self.anchor = anchor + (MonotonicClock.nanoseconds() - pausedAt)
+        }
+        pausedAt = nil
+        isPaused = false
+    }
+
+    public func drain() throws(AudioOutputError) {
+        guard let format else { return }
+        try resume()
+        if let anchor {
+            MonotonicClock.sleep(until: anchor + duration(writtenFrames, format))
+        }
+        anchor = nil
+    }
+
+    public func drop() throws(AudioOutputError) {
+        writtenFrames = 0
+        anchor = nil
+        if isPaused { pausedAt = MonotonicClock.nanoseconds() }
+    }
+
+    public func close() {
+        format = nil
+        writtenFrames = 0
+        anchor = nil
+        pausedAt = nil
+        isPaused = false
+    }
+
+    /// Nanoseconds that `frames` last at the format's rate.
+    private func duration(_ frames: Int, _ format: StreamFormat) -> Int64 {
+        Int64((Double(frames) * 1e9 / Double(format.sampleRate)).rounded())
+    }
+}

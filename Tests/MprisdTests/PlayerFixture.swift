@@ -1,0 +1,70 @@
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mprisd play` as a user runs it: a real process on a private session bus, driven by the real
+/// `playerctl`, observed through the bus.
+class PlayerTestCase: XCTestCase {
+    private(set) var bus: TestBus!
+    private(set) var directory: URL!
+    private var players: [BackgroundProgram] = []
+    private var connections: [Connection] = []
+
+    override func setUpWithError() throws {
+        bus = try TestBus()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mprisd-play-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        for player in players { player.kill() }
+        for connection in connections { connection.close() }
+        bus?.stop()
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// A stereo 44.1 kHz counting tone of `seconds` named `name`.
+    @discardableResult
+    func track(_ name: String, seconds: Double) throws -> String {
+        let file = path(name)
+        try WAVFile.writeCountingTone(seconds: seconds, to: file)
+        return file
+    }
+
+    /// Starts `mprisd play ARGS` on the test bus.
+    func play(_ arguments: [String], environment extra: [String: String] = [:]) throws -> BackgroundProgram {
+        var environment = bus.environment
+        for (key, value) in extra { environment[key] = value }
+        let player = try BackgroundProgram(Products.path("mprisd"), ["play"] + arguments, environment: environment)
+        players.append(player)
+        return player
+    }
+
+    /// Runs `playerctl ARGS` on the test bus; returns trimmed stdout.
+    @discardableResult
+    func playerctl(_ arguments: String...) async throws -> String {
+        let result = try await runProgram("/usr/bin/playerctl", arguments, environment: bus.environment)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func connect() throws -> Connection {
+        let connection = try Connection(address: bus.address)
+        connections.append(connection)
+        return connection
+    }
+
+    /// Whether `org.mpris.MediaPlayer2.<name>` is on the bus now.
+    func hasName(_ name: String, on connection: Connection) async throws -> Bool {
+        try await connection.listNames().contains("org.mpris.MediaPlayer2.\(name)")
+    }
+
+    /// Waits until `condition` holds (for state another process changes; bounded).
+    func waitUntil(_ what: String, timeout: Duration = .seconds(5), file: StaticString = #filePath, line: UInt = #line,
+                   _ condition: () async throws -> Bool) async throws {
+        let held = try await eventually(timeout: timeout, condition)
+        XCTAssertTrue(held, "timed out waiting until \(what)", file: file, line: line)
+    }
+}
