@@ -50,7 +50,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: strict),
-        .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus"], swiftSettings: strict),
+        .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus", "SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices"], swiftSettings: strict),
         .testTarget(name: "SessionServiceTests", dependencies: ["SessionService", "DBus"],
                     swiftSettings: strict),

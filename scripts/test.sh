@@ -13,11 +13,12 @@ status=0
 # The tests are XCTest cases; the (empty) Swift Testing pass would close with "0 tests".
 swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
 # XCTest's summary as the plain closing line: "N passed, N failed".
-summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -n 1 || true)
-if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ ([0-9]+)\ failure ]]; then
+summary=$(grep -E "Executed [0-9]+ tests?, with .*[0-9]+ failures?" "$log" | tail -n 1 || true)
+if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ (([0-9]+)\ tests?\ skipped\ and\ )?([0-9]+)\ failure ]]; then
     total=${BASH_REMATCH[1]}
-    failed=${BASH_REMATCH[2]}
-    echo "tests: $((total - failed)) passed, $failed failed"
+    skipped=${BASH_REMATCH[3]:-0}
+    failed=${BASH_REMATCH[4]}
+    echo "tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
     (( failed == 0 )) || status=1
 else
     echo "tests: no XCTest summary found" >&2

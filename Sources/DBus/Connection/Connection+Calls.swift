@@ -54,6 +54,10 @@ extension Connection {
 
     /// Sends a method call; `completion` runs on the connection's I/O thread with the reply, the
     /// peer's error, `NoReply` on timeout or `Disconnected`. For code that does not use async.
+    ///
+    /// When the call cannot even be sent (a value that cannot be marshalled, a closed connection)
+    /// `completion` runs at once on the caller's thread: do not call this while holding a lock
+    /// that `completion` takes.
     public func call(_ message: Message, timeout: Duration? = nil,
                      completion: @escaping @Sendable (Result<Message, DBusError>) -> Void) {
         guard message.kind == .methodCall else {
