@@ -34,8 +34,8 @@ final class PlayCommandTests: PlayerTestCase {
         XCTAssertEqual(status, 0, player.stderr)
         let after = try await hasName("short", on: watcher)
         XCTAssertFalse(after, "absent after the end of the queue")
-        XCTAssertTrue(player.stderr.contains("a  "), player.stderr)
-        XCTAssertTrue(player.stderr.contains("b  "), player.stderr)
+        XCTAssertTrue(player.stderr.contains("▶ a  0:00"), player.stderr)
+        XCTAssertTrue(player.stderr.contains("▶ b  0:00"), "each track's position starts at 0: \(player.stderr)")
     }
 
     func testPlayerctlDrivesEveryControl() async throws {

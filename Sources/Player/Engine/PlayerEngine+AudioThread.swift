@@ -115,6 +115,9 @@ extension PlayerEngine {
     /// The track played to its end: let the device play it out, then move on.
     private func endOfTrack() {
         try? audio.sink.drain()
+        // Drained, so nothing is lost: this only resets the counters for the next track's position
+        // (reopening with the same format keeps them, for gapless playback).
+        try? audio.sink.drop()
         audio.file = nil
         shared.withLock { state in
             if !state.queue.advanceAtEndOfTrack() { state.transport = .stopped }
