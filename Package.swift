@@ -45,7 +45,7 @@ let package = Package(
                           swiftSettings: strict),
 
         // Test support: private buses and real programs.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // Tests.
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),

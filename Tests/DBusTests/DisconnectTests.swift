@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import Synchronization
 import XCTest
 #if canImport(Glibc)

@@ -5,22 +5,19 @@ import XCTest
 
 /// `mprisd play` as a user runs it: a real process on a private session bus, driven by the real
 /// `playerctl`, observed through the bus.
-class PlayerTestCase: XCTestCase {
-    private(set) var bus: TestBus!
+class PlayerTestCase: BusTestCase {
     private(set) var directory: URL!
     private var players: [BackgroundProgram] = []
-    private var connections: [Connection] = []
 
     override func setUpWithError() throws {
-        bus = try TestBus()
+        try super.setUpWithError()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mprisd-play-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
         for player in players { player.kill() }
-        for connection in connections { connection.close() }
-        bus?.stop()
+        super.tearDown()
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
@@ -48,12 +45,6 @@ class PlayerTestCase: XCTestCase {
     func playerctl(_ arguments: String...) async throws -> String {
         let result = try await runProgram("/usr/bin/playerctl", arguments, environment: bus.environment)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func connect() throws -> Connection {
-        let connection = try Connection(address: bus.address)
-        connections.append(connection)
-        return connection
     }
 
     /// Whether `org.mpris.MediaPlayer2.<name>` is on the bus now.

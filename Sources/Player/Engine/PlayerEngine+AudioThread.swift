@@ -210,6 +210,12 @@ extension PlayerEngine {
         let second = Int(audio.elapsedSeconds)
         guard significant || second != audio.shownSecond else { return }
         audio.shownSecond = second
+        if !significant, audio.published == .playing {
+            // Once a second, re-anchor MPRIS Position on the device clock (never signalled), so
+            // the extrapolation between anchors cannot drift from what is heard.
+            let elapsed = audio.elapsed
+            endpoint?.update { $0.setElapsed(elapsed) }
+        }
         let state = audio.published.map { $0 == .playing ? "Playing" : $0 == .paused ? "Paused" : "Stopped" } ?? "Stopped"
         guard let item = audio.item, audio.published != .stopped else {
             log.status("■ stopped", significant: significant)

@@ -5,36 +5,11 @@ import TestSupport
 import XCTest
 
 /// Each test: its own `dbus-daemon`, a player in this process, the real tools against that bus.
-class EndpointTestCase: XCTestCase {
+class EndpointTestCase: BusTestCase {
     static let name = "org.mpris.MediaPlayer2.rctest"
-    private(set) var bus: TestBus!
-    private var connections: [Connection] = []
-
-    override func setUpWithError() throws {
-        bus = try TestBus()
-    }
-
-    override func tearDown() {
-        for connection in connections { connection.close() }
-        connections.removeAll()
-        bus?.stop()
-        bus = nil
-    }
-
-    /// A new connection to the test bus (closed in `tearDown`).
-    func connect() throws -> Connection {
-        let connection = try Connection(address: bus.address)
-        connections.append(connection)
-        return connection
-    }
 
     func makePlayer(name: String = "rctest", commands: [RemoteCommand] = RemoteCommand.allCases) throws -> TestPlayer {
         try TestPlayer(connection: try connect(), name: name, commands: commands)
-    }
-
-    /// Runs `/usr/bin/NAME` against the test bus.
-    func tool(_ name: String, _ arguments: [String]) async throws -> ProgramResult {
-        try await runProgram("/usr/bin/\(name)", arguments, environment: bus.environment, timeout: .seconds(10))
     }
 
     /// `playerctl -p rctest ARGS`; returns trimmed stdout and fails the test on a non-zero exit

@@ -1,0 +1,64 @@
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mprisd play` against real peers beyond the session bus: a Bluetooth headset through BlueZ's
+/// `mpris-proxy` (with a python3-dbusmock bluetoothd), and a real-time PulseAudio null sink.
+final class PlayerDeviceTests: PlayerTestCase {
+    func testHeadsetButtonsThroughMprisProxyActExactly() async throws {
+        let system = try TestBus(.system)
+        defer { system.stop() }
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        let proxy = try await MPRISProxy.start(session: bus, system: system, bluez: bluez)
+        defer { proxy.stop() }
+        let player = try play(["--device", "null", "--name", "headset", try track("a.wav", seconds: 30),
+                               try track("b.wav", seconds: 30)])
+        let registered = try await bluez.waitForRegisteredPlayer { $0.properties["PlaybackStatus"]?.string == "Playing" }
+        for key in ["PlaybackStatus", "Metadata", "CanPlay", "CanPause", "CanGoNext", "CanGoPrevious", "CanControl",
+                    "Position", "Shuffle", "LoopStatus"] {
+            XCTAssertNotNil(registered.properties[key], "RegisterPlayer carries \(key): \(registered.properties.keys)")
+        }
+        XCTAssertEqual(registered.properties["CanPause"]?.bool, true)
+
+        try await proxy.pressButton("Pause")
+        try await waitUntil("paused by the headset") { try await self.playerctl("-p", "headset", "status") == "Paused" }
+        try await proxy.pressButton("Pause")
+        try await Task.sleep(for: .milliseconds(200))
+        let stillPaused = try await playerctl("-p", "headset", "status")
+        XCTAssertEqual(stillPaused, "Paused", "a second PAUSE is not a toggle")
+        try await proxy.pressButton("Play")
+        try await waitUntil("playing again") { try await self.playerctl("-p", "headset", "status") == "Playing" }
+        try await proxy.pressButton("Next")
+        try await waitUntil("next track") { try await self.playerctl("-p", "headset", "metadata", "title") == "b" }
+        try await proxy.pressButton("Previous")
+        try await waitUntil("previous track") { try await self.playerctl("-p", "headset", "metadata", "title") == "a" }
+        try await proxy.pressButton("Stop")
+        let status = await player.waitForExit()
+        XCTAssertEqual(status, 0, player.stderr)
+        try await bluez.waitForUnregisteredPlayer(registered.path)
+    }
+
+    func testPositionAdvancesAtRealTimeThroughPulseAudio() async throws {
+        let pulse = try await PulseServer()
+        defer { pulse.stop() }
+        let file = try track("tone.wav", seconds: 6)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let player = try play(["--device", "pulse", "--name", "rt", file], environment: pulse.variables)
+        try await waitUntil("playing") { try await self.playerctl("-p", "rt", "status") == "Playing" }
+        try await Task.sleep(for: .milliseconds(1200))  // past the first device-clock anchor
+        let t1 = clock.now
+        let p1 = Double(try await playerctl("-p", "rt", "position")) ?? -1
+        try await Task.sleep(for: .seconds(3))
+        let t2 = clock.now
+        let p2 = Double(try await playerctl("-p", "rt", "position")) ?? -1
+        let wall = Double((t2 - t1).components.attoseconds) * 1e-18 + Double((t2 - t1).components.seconds)
+        XCTAssertEqual((p2 - p1) / wall, 1.0, accuracy: 0.02, "Position advanced \(p2 - p1) s in \(wall) s")
+        let status = await player.waitForExit()
+        XCTAssertEqual(status, 0, player.stderr + pulse.log)
+        let total = clock.now - started
+        XCTAssertGreaterThan(total, .milliseconds(5_900), "6 s of audio took \(total): the device paces playback")
+    }
+}
