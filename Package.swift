@@ -49,12 +49,12 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: strict),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus", "SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices"], swiftSettings: strict),
         .testTarget(name: "SessionServiceTests", dependencies: ["SessionService", "DBus"],
                     swiftSettings: strict),
-        .testTarget(name: "PlayerTests", dependencies: ["Player"], swiftSettings: strict),
+        .testTarget(name: "PlayerTests", dependencies: ["Player", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MprisdTests", dependencies: ["TestSupport", "DBus"], swiftSettings: strict),
 
         // Benchmarks: executables, run by Benchmarks/*.sh, results in BENCHMARKS.md.

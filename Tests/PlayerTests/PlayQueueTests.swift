@@ -1,17 +1,7 @@
 @testable import Player
+import TestSupport
 import XCTest
 
-/// A deterministic generator for shuffles in tests (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 final class PlayQueueTests: XCTestCase {
     func testPlaysInOrderAndStopsAtTheEnd() {
@@ -58,7 +48,7 @@ final class PlayQueueTests: XCTestCase {
     }
 
     func testShuffleIsAPermutationAndKeepsTheCurrentTrack() {
-        var random = SeededRandom(state: 7)
+        var random = SeededRNG(seed: 7)
         var queue = PlayQueue(items: (0..<20).map { "t\($0)" }, shuffle: true, random: &random)
         XCTAssertEqual(Set(queue.order), Set(0..<20))
         XCTAssertNotEqual(queue.order, Array(0..<20))
