@@ -24,7 +24,10 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     /// Readable once the player finished (main thread waits on it next to the stop signals).
     public let finishedFD: Int32
     let endpoint: MPRISEndpoint?
+    let system: AudioSystem
     let session: AudioSession
+    /// The player's subscription to its session's events (interruptions, route changes).
+    let sessionEvents = Mutex<EventSubscription?>(nil)
     /// The session's playback rules; changed only under this lock, outside `shared`.
     let control: Mutex<PlaybackController>
     var audio: AudioThreadState
@@ -40,7 +43,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         finishedFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard wakeFD >= 0, finishedFD >= 0 else { throw PlayerError("eventfd failed: errno \(errno)") }
         audio = AudioThreadState(sink: sink)
-        let system = AudioSystem()
+        system = AudioSystem()
         do {
             session = try system.makeSession()
             control = Mutex(try session.apply(.mediaPlayer()))
@@ -56,6 +59,8 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
 
     /// Starts the audio thread and playback (the user's "play" at launch).
     public func start() throws(PlayerError) {
+        let subscription = subscribeToSession()
+        sessionEvents.withLock { $0 = subscription }
         endpoint?.attach(session)
         installRemoteCommands()
         var thread = pthread_t()

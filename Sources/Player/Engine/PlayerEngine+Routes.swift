@@ -1,0 +1,18 @@
+import SessionCore
+
+/// Outputs appearing and disappearing (headphone jacks, Bluetooth headsets) become route changes
+/// of the session; the playback rules then pause on *oldDeviceUnavailable* (G-HEADPHONES-OUT) and
+/// keep playing on *newDeviceAvailable* (G-HEADPHONES-IN). Callable from any thread.
+extension PlayerEngine {
+    /// Ports that are now available (plugged in, connected).
+    public func portsConnected(_ ports: [AudioPort]) {
+        guard !ports.isEmpty else { return }
+        system.connect(ports)
+    }
+
+    /// Ports that went away (unplugged, disconnected, out of range).
+    public func portsDisconnected(_ portIDs: [String]) {
+        guard !portIDs.isEmpty else { return }
+        system.disconnect(portIDs)
+    }
+}
