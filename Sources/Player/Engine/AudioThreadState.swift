@@ -9,7 +9,8 @@ struct AudioThreadState {
     var item: NowPlayingItem?
     /// Counts opened tracks, so every new track gets a new identity (and `mpris:trackid`).
     var generation: UInt64 = 0
-    /// The track frame that the sink's counter 0 corresponds to (set on open and on seeks).
+    /// The track frame that the sink's counter 0 corresponds to (set on open and on seeks; negative
+    /// when the track was queued behind the previous one's tail).
     var baseFrame = 0
     /// The state last published to the endpoint and the status line.
     var published: PlaybackState?
@@ -21,8 +22,9 @@ struct AudioThreadState {
         self.sink = sink
     }
 
-    /// The frame of the open track the listener hears now (device clock: played minus delay).
-    var currentFrame: Int { baseFrame + sink.playedFrames }
+    /// The frame of the open track the listener hears now (device clock: played minus delay); 0
+    /// while the previous track's tail is still playing (gapless).
+    var currentFrame: Int { max(0, baseFrame + sink.playedFrames) }
 
     /// The position in the open track.
     var elapsed: Duration {

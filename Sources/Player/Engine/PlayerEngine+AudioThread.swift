@@ -48,7 +48,9 @@ extension PlayerEngine {
                 let file = try AudioFile(path: path)
                 try audio.sink.open(sampleRate: file.info.sampleRate, channels: file.info.channels)
                 audio.file = file
-                audio.baseFrame = 0
+                // Same format: the sink keeps its counters and the previous track's tail plays
+                // first (gapless); the new track starts where everything queued so far ends.
+                audio.baseFrame = -audio.sink.writtenFrames
                 audio.generation += 1
                 audio.item = Self.item(for: file, generation: audio.generation)
                 audio.shownSecond = -1
@@ -112,16 +114,15 @@ extension PlayerEngine {
         }
     }
 
-    /// The track played to its end: let the device play it out, then move on.
+    /// The track was decoded to its end: go on to the next one without waiting (gapless; the
+    /// audio thread stays responsive to a pause), or play out the tail at the end of the queue.
     private func endOfTrack() {
-        try? audio.sink.drain()
-        // Drained, so nothing is lost: this only resets the counters for the next track's position
-        // (reopening with the same format keeps them, for gapless playback).
-        try? audio.sink.drop()
         audio.file = nil
-        shared.withLock { state in
+        let more = shared.withLock { state in
             if !state.queue.advanceAtEndOfTrack() { state.transport = .stopped }
+            return state.transport != .stopped
         }
+        if !more { try? audio.sink.drain() }
     }
 
     // MARK: Requests

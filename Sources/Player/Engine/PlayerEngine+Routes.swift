@@ -1,3 +1,4 @@
+import AudioDevices
 import SessionCore
 
 /// Outputs appearing and disappearing (headphone jacks, Bluetooth headsets) become route changes
@@ -8,6 +9,11 @@ extension PlayerEngine {
     public func portsConnected(_ ports: [AudioPort]) {
         guard !ports.isEmpty else { return }
         system.connect(ports)
+    }
+
+    /// The system output volume changed (G-VOLUME: read, never written; muted counts as 0).
+    public func outputVolumeChanged(_ volume: OutputVolume) {
+        try? system.setOutputVolume(volume.muted ? 0 : volume.level)
     }
 
     /// Ports that went away (unplugged, disconnected, out of range).

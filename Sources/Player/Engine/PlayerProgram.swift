@@ -39,6 +39,13 @@ public enum PlayerProgram {
         let engine: PlayerEngine
         do {
             engine = try PlayerEngine(options: options, queue: queue, sink: choice.sink, endpoint: endpoint, log: log)
+        } catch {
+            log.message("\(error)")
+            return 1
+        }
+        let routes = RouteMonitoring(control: options.control, device: options.device, engine: engine, log: log)
+        defer { routes.stop() }
+        do {
             try engine.start()
         } catch {
             log.message("\(error)")

@@ -46,9 +46,6 @@ extension Commands {
             while let file = arguments.popOperand() { options.paths.append(file) }
             try arguments.expectEnd()
             guard !options.paths.isEmpty else { throw UsageError("play needs at least one FILE or DIR") }
-            if options.control != nil {
-                Output.error("mprisd play: --control is not used yet (route monitoring is issue 5); playing without it")
-            }
             return PlayerProgram.run(options)
         })
 }

@@ -1,0 +1,97 @@
+/// Completion-based forms of `subscribe` and `watchNameOwner`, for code that must not use Swift
+/// concurrency (a daemon that has to wake zero times while idle: starting Swift's thread pool brings
+/// libdispatch's once-a-second monitor tick with it).
+///
+/// Built like the async forms in `Connection+Signals.swift` and `Connection+Names.swift`: the match
+/// is in place on the bus before the subscription is reported, so no signal sent after `completion`
+/// ran is missed. Completions run on the connection's I/O thread, or at once on the caller's thread
+/// when nothing could be sent (a closed connection).
+extension Connection {
+    /// Subscribes to the signals `rule` matches: adds the match on the bus and, once the bus has
+    /// accepted it, calls `completion` with the subscription; `handler` then runs on the I/O thread
+    /// for each matching signal. `handler` must not block.
+    ///
+    /// A well-known `sender` is followed (its current owner is asked for, then every change) so that
+    /// signals, which carry the sender's unique name, match locally.
+    public func subscribe(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void,
+                          completion: @escaping @Sendable (Result<SignalSubscription, DBusError>) -> Void) {
+        guard rule.needsOwnerTracking, let sender = rule.sender else {
+            return addMatch(rule, handler, ownerWatch: nil, completion: completion)
+        }
+        watchNameOwner(sender, { [core] owner in
+            core.signals.setOwner(owner, of: sender)
+        }, completion: { [self] result in
+            switch result {
+            case .success(let ownerWatch):
+                addMatch(rule, handler, ownerWatch: ownerWatch, completion: completion)
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        })
+    }
+
+    /// Follows the owner of `name`: `handler` gets the current owner first (nil if none), then every
+    /// change, on the I/O thread; `completion` runs once the watch is in place, right after that
+    /// first `handler` call. Cancel the returned subscription to stop.
+    public func watchNameOwner(_ name: String, _ handler: @escaping @Sendable (String?) -> Void,
+                               completion: @escaping @Sendable (Result<SignalSubscription, DBusError>) -> Void) {
+        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
+                             member: "NameOwnerChanged", path: BusDaemon.path, arguments: [0: name])
+        addMatch(rule, { signal in
+            guard signal.body.count == 3, case .string(let owner) = signal.body[2] else { return }
+            handler(owner.isEmpty ? nil : owner)
+        }, ownerWatch: nil, completion: { [self] result in
+            guard case .success(let subscription) = result else { return completion(result) }
+            // Asked after the match is in place, so no change between the two can be missed.
+            call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
+                             member: "GetNameOwner", body: [.string(name)])) { reply in
+                switch reply {
+                case .success(let message):
+                    if case .string(let owner)? = message.body.first, !owner.isEmpty {
+                        handler(owner)
+                    } else {
+                        handler(nil)
+                    }
+                    completion(.success(subscription))
+                case .failure(let error) where error.name == DBusError.Name.nameHasNoOwner:
+                    handler(nil)
+                    completion(.success(subscription))
+                case .failure(let error):
+                    subscription.cancel()
+                    completion(.failure(error))
+                }
+            }
+        })
+    }
+
+    /// `AddMatch`, then registers the subscription locally (both on the I/O thread, in that order,
+    /// before `completion` runs).
+    private func addMatch(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void,
+                          ownerWatch: SignalSubscription?,
+                          completion: @escaping @Sendable (Result<SignalSubscription, DBusError>) -> Void) {
+        let id = nextSubscription.add(1, ordering: .relaxed).newValue
+        call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
+                         member: "AddMatch", body: [.string(rule.text)])) { [self] result in
+            switch result {
+            case .success:
+                let entry = SignalRouter.Subscription(rule: rule, handler: handler, onFinish: nil)
+                let subscription = SignalSubscription(connection: self, id: id, rule: rule, ownerWatch: ownerWatch)
+                // Normally already on the I/O thread (a reply's completion), where this runs at
+                // once; otherwise queued ahead of anything the caller does next.
+                if core.loop.isOnLoopThread {
+                    core.signals.add(id, entry)
+                    completion(.success(subscription))
+                } else if onLoop({ core in
+                    core.signals.add(id, entry)
+                    completion(.success(subscription))
+                }) == false {
+                    ownerWatch?.cancel()
+                    completion(.failure(.disconnected))
+                }
+            case .failure(let error):
+                ownerWatch?.cancel()
+                completion(.failure(error))
+            }
+        }
+    }
+}

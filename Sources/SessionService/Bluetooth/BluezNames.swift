@@ -1,0 +1,23 @@
+import DBus
+
+/// The names BlueZ (bluetoothd) uses on the system bus, in one place so the monitor, the object
+/// mirror and the route rules agree on their spelling.
+enum BluezNames {
+    /// bluetoothd's well-known name.
+    static let busName = "org.bluez"
+    /// bluetoothd's object manager lives at the root: `InterfacesAdded`/`InterfacesRemoved` are
+    /// emitted from `/`, not from under `/org/bluez`.
+    static let objectManagerPath = ObjectPath.root
+    /// Every adapter, device and transport lies below this path.
+    static let objectNamespace: ObjectPath = {
+        // A literal that is a valid path: the fallback never happens, it only avoids a trap.
+        (try? ObjectPath("/org/bluez")) ?? .root
+    }()
+
+    static let adapterInterface = "org.bluez.Adapter1"
+    static let deviceInterface = "org.bluez.Device1"
+    static let transportInterface = "org.bluez.MediaTransport1"
+
+    static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+}

@@ -1,0 +1,88 @@
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// Unplugging the headphones pauses `mprisd play` at once; plugging them in never does
+/// (G-HEADPHONES-OUT, G-HEADPHONES-IN). The card is the fake ALSA control plugin of the tests; the
+/// output is a `file` PCM over a real-time PulseAudio null sink, so what was played is captured.
+final class PlayUnplugTests: PlayerTestCase {
+    private var card: FakeSoundCard!
+    private var pulse: PulseServer!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        card = try FakeSoundCard(FakeSoundCard.State(headphones: true, volume: (60, 60)))
+        pulse = try await PulseServer()
+    }
+
+    override func tearDown() async throws {
+        pulse?.stop()
+        card = nil
+        try await super.tearDown()
+    }
+
+    /// The card's configuration plus `paced`: a capture that plays through PulseAudio in real time.
+    private func environment(capture: String) throws -> [String: String] {
+        let config = path("asound-paced.conf")
+        let base = try String(contentsOfFile: card.configPath, encoding: .utf8)
+        try (base + """
+            pcm.paced {
+                type file
+                slave { pcm { type pulse } }
+                file "\(capture)"
+                format "raw"
+            }
+
+            """).write(toFile: config, atomically: true, encoding: .utf8)
+        var environment = pulse.variables
+        environment["ALSA_CONFIG_PATH"] = config
+        return environment
+    }
+
+    private func size(_ file: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
+    }
+
+    func testUnplugPausesAtOnceAndPlugInNeverDoes() async throws {
+        let capture = path("played.raw")
+        let player = try play(["--device", "paced", "--control", FakeSoundCard.control, "--name", "jack",
+                               try track("long.wav", seconds: 30)],
+                              environment: try environment(capture: capture))
+        try await waitUntil("playing") { try await self.playerctl("-p", "jack", "status") == "Playing" }
+        try await waitUntil("audio flows") { self.size(capture) > 100_000 }
+
+        try card.setHeadphones(plugged: false)
+        try await waitUntil("paused by the unplug", timeout: .seconds(2)) {
+            try await self.playerctl("-p", "jack", "status") == "Paused"
+        }
+        let atPause = size(capture)
+        try await Task.sleep(for: .milliseconds(700))
+        XCTAssertEqual(size(capture), atPause, "no samples written after the pause")
+        let names = try await connect().listNames()
+        XCTAssertTrue(names.contains("org.mpris.MediaPlayer2.jack"), "the endpoint stays so the keys can resume")
+
+        try await playerctl("-p", "jack", "play")
+        try await waitUntil("playing again") { try await self.playerctl("-p", "jack", "status") == "Playing" }
+        try card.setHeadphones(plugged: true)
+        try await Task.sleep(for: .milliseconds(500))
+        let afterPlugIn = try await playerctl("-p", "jack", "status")
+        XCTAssertEqual(afterPlugIn, "Playing", "plugging in never pauses")
+        let grown = size(capture)
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertGreaterThan(size(capture), grown, "audio keeps flowing after the plug-in")
+
+        player.signal(SIGTERM)
+        let status = await player.waitForExit()
+        XCTAssertEqual(status, 0, player.stderr)
+    }
+
+    func testAMissingControlDeviceIsAWarningAndPlaybackGoesOn() async throws {
+        let player = try play(["--device", "null", "--control", "nosuchcard", "--name", "nocard",
+                               try track("a.wav", seconds: 0.5)])
+        let status = await player.waitForExit()
+        XCTAssertEqual(status, 0, player.stderr)
+        XCTAssertTrue(player.stderr.contains("route monitoring off"), player.stderr)
+        XCTAssertTrue(player.stderr.contains("nosuchcard"), player.stderr)
+    }
+}
