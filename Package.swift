@@ -36,7 +36,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SessionService", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
 
-        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionCore", "CLinux"],
+        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "CLinux"],
                 swiftSettings: strict),
 
         // The program.

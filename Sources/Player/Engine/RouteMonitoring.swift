@@ -1,5 +1,7 @@
 import AudioDevices
+import DBus
 import SessionCore
+import SessionService
 
 /// The player's view of the machine's outputs: the jacks and the mixer of its control device,
 /// fed into the session (G-HEADPHONES-OUT/IN, G-VOLUME: the volume is only read).
@@ -9,9 +11,12 @@ import SessionCore
 struct RouteMonitoring {
     private(set) var jacks: JackMonitor?
     private(set) var volume: MixerVolume?
+    private(set) var bluetooth: BluetoothMonitor?
+    private(set) var systemBus: Connection?
 
     /// Starts watching `control` (or the card behind `device`) for `engine`.
     init(control: String?, device: String?, engine: PlayerEngine, log: PlayerLog) {
+        watchBluetooth(engine: engine)
         let name = control ?? ControlName.forPCM(device ?? OutputSelection.defaultDevice)
         guard let name else { return }  // an output without a card (null, pulse, a file): nothing to watch
         do {
@@ -40,8 +45,25 @@ struct RouteMonitoring {
         }
     }
 
+    /// Bluetooth headsets (BlueZ on the system bus). Quiet by design: no system bus or no BlueZ
+    /// simply means no Bluetooth routes.
+    private mutating func watchBluetooth(engine: PlayerEngine) {
+        guard let connection = try? Connection(bus: .system) else { return }
+        let monitor = BluetoothMonitor(connection: connection) { [weak engine] event in
+            switch event {
+            case .connected(let port): engine?.portsConnected([port])
+            case .disconnected(let port): engine?.portsDisconnected([port.id])
+            }
+        }
+        monitor.start { _ in }
+        bluetooth = monitor
+        systemBus = connection
+    }
+
     func stop() {
         jacks?.stop()
         volume?.stop()
+        bluetooth?.stop()
+        systemBus?.close()
     }
 }
