@@ -36,31 +36,20 @@ final class InteropMonitor {
         var description: String { "\(member ?? header): \(body)" }
     }
 
-    private let process = Process()
-    private let pipe = Pipe()
+    private let process: BackgroundProcess
     private let buffer = InteropOutputBuffer()
 
     init(address: String, rules: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
-        process.arguments = ["--address", address] + rules
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
         let buffer = self.buffer
-        pipe.fileHandleForReading.readabilityHandler = { buffer.append($0.availableData) }
-        try process.run()
+        process = try BackgroundProcess(name: "dbus-monitor", "/usr/bin/dbus-monitor", ["--address", address] + rules,
+                                        onLine: { buffer.append(Data(($0 + "\n").utf8)) })
     }
 
     deinit { stop() }
 
-    /// Ends the monitor. SIGKILL, because a child spawned from a test thread inherits that
-    /// thread's blocked signals, SIGTERM included.
+    /// Ends the monitor (SIGKILL, reaped).
     func stop() {
-        pipe.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.stop()
     }
 
     var entries: [Entry] {

@@ -7,27 +7,16 @@ import XCTest
 /// playerctld (field notes): the most recently active player wins; a player that leaves its audio
 /// context is dropped.
 final class PlayerctldTests: EndpointTestCase {
-    private var daemon: Process?
+    private var daemon: BackgroundProcess?
 
     override func tearDown() {
-        if let daemon, daemon.isRunning {
-            // SIGKILL: a child spawned from a test thread may have SIGTERM blocked.
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
-        }
+        daemon?.stop()
         daemon = nil
         super.tearDown()
     }
 
     private func startPlayerctld() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/playerctld")
-        process.environment = bus.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        daemon = process
+        daemon = try BackgroundProcess(name: "playerctld", "/usr/bin/playerctld", [], environment: bus.environment)
         let up = try await waitForName("org.mpris.MediaPlayer2.playerctld", present: true)
         XCTAssertTrue(up)
     }

@@ -32,10 +32,26 @@ public final class BackgroundProcess: Sendable {
     }
 
     private struct State {
+        var stdout = Data()
         var stderr = Data()
         var status: Int32?
         var stopped = false
         var inputClosed = false
+        /// Reaped, and both output streams read to their end (or given up on): the result is whole.
+        var pendingParts = 3
+        var finished: [@Sendable (Int32) -> Void] = []
+    }
+
+    /// One of the three parts of an ending (reaped, stdout at EOF, stderr at EOF) is done; the last
+    /// one delivers the status to everyone waiting.
+    private static func partDone(_ shared: Shared) {
+        let (status, waiters) = shared.state.withLock { state -> (Int32?, [@Sendable (Int32) -> Void]) in
+            state.pendingParts -= 1
+            guard state.pendingParts == 0, let status = state.status else { return (nil, []) }
+            defer { state.finished.removeAll() }
+            return (status, state.finished)
+        }
+        if let status { for waiter in waiters { waiter(status) } }
     }
 
     /// Starts `path` with `arguments`.
@@ -130,6 +146,7 @@ public final class BackgroundProcess: Sendable {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 buffer.append(contentsOf: chunk[0..<count])
+                shared.state.withLock { $0.stdout.append(contentsOf: chunk[0..<count]) }
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
@@ -138,6 +155,7 @@ public final class BackgroundProcess: Sendable {
             }
             close(outFD)
             if !buffer.isEmpty { onLine?(String(decoding: buffer, as: UTF8.self)) }
+            BackgroundProcess.partDone(shared)
         }
         let errFD = errPair[0]
         Thread.detachNewThread {
@@ -146,12 +164,10 @@ public final class BackgroundProcess: Sendable {
                 let count = read(errFD, &chunk, chunk.count)
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
-                shared.state.withLock { state in
-                    state.stderr.append(contentsOf: chunk[0..<count])
-                    if state.stderr.count > 65_536 { state.stderr.removeFirst(state.stderr.count - 65_536) }
-                }
+                shared.state.withLock { $0.stderr.append(contentsOf: chunk[0..<count]) }
             }
             close(errFD)
+            BackgroundProcess.partDone(shared)
         }
         let childPID = child
         Thread.detachNewThread {
@@ -159,14 +175,16 @@ public final class BackgroundProcess: Sendable {
             while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
             // WIFEXITED: the exit code; otherwise the terminating signal (as Foundation reports it).
             let code = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
-            // Give the reader a moment to drain what the program wrote last.
-            usleep(20_000)
-            let stderr = shared.state.withLock { state in
-                state.status = code
-                return String(decoding: state.stderr, as: UTF8.self)
-            }
+            shared.state.withLock { $0.status = code }
             shared.reaped.signal()
-            onExit?(code, stderr)
+            if let onExit {
+                shared.state.withLock { state in
+                    state.finished.append { code in
+                        onExit(code, shared.state.withLock { String(decoding: $0.stderr, as: UTF8.self) })
+                    }
+                }
+            }
+            BackgroundProcess.partDone(shared)
         }
     }
 
@@ -181,8 +199,32 @@ public final class BackgroundProcess: Sendable {
     /// Its exit status (the signal number when killed), or nil while it runs.
     public var exitStatus: Int32? { shared.state.withLock { $0.status } }
 
-    /// What it wrote to standard error so far (the last 64 KiB).
+    /// What it wrote to standard error so far.
     public var standardError: String { shared.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+
+    /// What it wrote to standard output so far.
+    public var standardOutput: String { shared.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+
+    /// Waits until it exited and its output was read to the end; returns its status (the signal
+    /// number when killed). Kills it (SIGKILL) after `timeout`.
+    public func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
+        let shared = self.shared
+        let pid = self.pid
+        let killer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        defer { killer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let done: Int32? = shared.state.withLock { state in
+                if state.pendingParts == 0, let status = state.status { return status }
+                state.finished.append { continuation.resume(returning: $0) }
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
 
     /// Writes `line` and a newline to its standard input (started with `stdin: true`).
     public func send(line: String) throws {
@@ -199,6 +241,15 @@ public final class BackgroundProcess: Sendable {
             guard sent > 0 else { throw TestSupportError("writing to \(name): \(String(cString: strerror(errno)))") }
             offset += sent
         }
+    }
+
+    /// Blocks the calling thread until the process exited (for synchronous setup code; async
+    /// code uses `waitForExit`).
+    public func waitUntilExitBlocking() -> Int32 {
+        if let status = exitStatus { return status }
+        shared.reaped.wait()
+        shared.reaped.signal()  // for anyone else waiting
+        return exitStatus ?? -1
     }
 
     /// Kills the process group with SIGKILL and waits until the process is reaped. Idempotent.

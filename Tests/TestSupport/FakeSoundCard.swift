@@ -179,21 +179,15 @@ public final class FakeSoundCard: Sendable {
         guard mkdtemp(&bytes) != nil else { return .failure(TestSupportError("fake card: mkdtemp failed")) }
         let directory = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let library = directory + "/libasound_module_ctl_fakecard.so"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        process.arguments = ["-DPIC", "-fPIC", "-shared", "-Wall", "-O1", "-o", library, sourcePath, "-lasound"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let process: BackgroundProcess
         do {
-            try process.run()
+            process = try BackgroundProcess(name: "cc", "/usr/bin/cc",
+                                            ["-DPIC", "-fPIC", "-shared", "-Wall", "-O1", "-o", library, sourcePath, "-lasound"])
         } catch {
             return .failure(TestSupportError("fake card: cannot run cc: \(error)"))
         }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            return .failure(TestSupportError("fake card: cc failed: \(String(decoding: output, as: UTF8.self))"))
+        guard process.waitUntilExitBlocking() == 0 else {
+            return .failure(TestSupportError("fake card: cc failed: \(process.standardError)"))
         }
         return .success(library)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private `dbus-daemon` for one test: its own socket, no service activation, torn down with the
 /// object. Tests talk to it through `address`, never to the machine's buses.
@@ -7,7 +8,7 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
 
     public let address: String
     public let directory: URL
-    private let process: Process
+    private let process: BackgroundProcess
     private let lock = NSLock()
     private var stopped = false
 
@@ -36,29 +37,21 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
           <limit name="max_outgoing_bytes">1000000000</limit>
         </busconfig>
         """.write(to: config, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else {
-            process.terminate()
-            throw TestSupportError("dbus-daemon printed no address")
+        // The address is the first line of output; the daemon keeps running, reaped by its own
+        // thread (BackgroundProcess), never by Foundation's Process.
+        let firstLine = AddressLine()
+        process = try BackgroundProcess(name: "dbus-daemon", "/usr/bin/dbus-daemon",
+                                        ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"],
+                                        onLine: { firstLine.set($0) })
+        guard let text = firstLine.wait(seconds: 10), !text.isEmpty else {
+            process.stop()
+            throw TestSupportError("dbus-daemon printed no address: \(process.standardError)")
         }
         address = text
     }
 
     /// The daemon's process id (to kill it in disconnection tests).
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// Environment for programs that should use this bus as their session (or system) bus.
     public var environment: [String: String] {
@@ -72,11 +65,7 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        if process.isRunning {
-            // SIGKILL: a child started from a test thread may have SIGTERM blocked.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.stop()  // SIGKILL and reap: a child started from a test thread may have SIGTERM blocked
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -88,4 +77,24 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
 public struct TestSupportError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// The first line a program prints, handed from its reader thread to the thread waiting for it.
+private final class AddressLine: Sendable {
+    private let line = Mutex<String?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func set(_ text: String) {
+        let first = line.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return true
+        }
+        if first { ready.signal() }
+    }
+
+    func wait(seconds: Int) -> String? {
+        guard ready.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+        return line.withLock { $0 }
+    }
 }
