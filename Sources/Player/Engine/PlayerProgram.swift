@@ -24,8 +24,7 @@ public enum PlayerProgram {
             log.message("nothing to play in \(options.paths.joined(separator: " "))")
             return 1
         }
-        var queue = PlayQueue(items: scan.files, loop: options.loop, shuffle: options.shuffle)
-        queue.loop = options.loop
+        let queue = PlayQueue(items: scan.files, loop: options.loop, shuffle: options.shuffle)
         let choice: OutputSelection.Choice
         do {
             choice = try OutputSelection.choose(device: options.device)

@@ -37,14 +37,12 @@ public final class PlayerLog: Sendable {
     }
 
     private func emit(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             if written <= 0 { return }
             offset += written
         }
-        _ = bytes.count
-        bytes.removeAll()
     }
 }
