@@ -34,14 +34,14 @@ let package = Package(
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore"],
                 swiftSettings: strict),
-        .target(name: "SessionService", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
+        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "CLinux"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "CLinux"],
                 swiftSettings: strict),
 
         // The program.
         .executableTarget(name: "mprisd",
-                          dependencies: ["SessionService", "RemoteControl", "AudioDevices", "Player"],
+                          dependencies: ["SessionService", "RemoteControl", "AudioDevices", "Player", "SessionCore", "DBus", "CLinux"],
                           swiftSettings: strict),
 
         // Test support: private buses and real programs.
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus", "SessionCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SessionServiceTests", dependencies: ["SessionService", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "TestSupport"], swiftSettings: strict),

@@ -31,9 +31,15 @@ class PlayerTestCase: BusTestCase {
         return file
     }
 
+    /// The test's own configuration and state directories: nothing of the machine's user is read
+    /// or changed (`$XDG_CONFIG_HOME/mprisd/config`, `$XDG_STATE_HOME/mprisd/route`).
+    var userDirectories: [String: String] {
+        ["XDG_CONFIG_HOME": path("config"), "XDG_STATE_HOME": path("state")]
+    }
+
     /// Starts `mprisd play ARGS` on the test bus.
     func play(_ arguments: [String], environment extra: [String: String] = [:]) throws -> BackgroundProgram {
-        var environment = bus.environment
+        var environment = bus.environment.merging(userDirectories) { _, mine in mine }
         for (key, value) in extra { environment[key] = value }
         let player = try BackgroundProgram(Products.path("mprisd"), ["play"] + arguments, environment: environment)
         players.append(player)

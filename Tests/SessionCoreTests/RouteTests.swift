@@ -57,6 +57,26 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(routeChanges(h.take(music)).map(\.reason), [.oldDeviceUnavailable])
     }
 
+    func testConfiguredOutputsAreUsedOnlyWhenPicked() throws {
+        var h = Harness()
+        let music = h.add(SessionConfiguration(.playback))
+        h.activate(music)
+        let dac = AudioPort(id: "usb-dac", name: "USB DAC", type: .usbAudio, pickOnly: true)
+        h.connect(headphones)
+        h.connect(dac)
+        XCTAssertEqual(h.snapshot(music)?.route.outputs, [headphones], "a pick-only port never wins by appearing")
+        _ = h.take(music)
+        h.record(try h.engine.setRouteOverride(dac.id))
+        XCTAssertEqual(routeChanges(h.take(music)).map(\.reason), [.override])
+        XCTAssertEqual(h.snapshot(music)?.route.outputs, [dac])
+        XCTAssertTrue(h.isActive(music), "G-ROUTE-PICK: a pick never interrupts")
+        h.disconnect(headphones.id)
+        XCTAssertEqual(h.take(music), [], "unplugging headphones the audio no longer goes to changes nothing")
+        h.record(try h.engine.setRouteOverride(nil))
+        XCTAssertEqual(h.snapshot(music)?.route.outputs, [.speaker], "automatic again: the DAC is not chosen")
+        XCTAssertEqual(routeChanges(h.take(music)).map(\.reason), [.override])
+    }
+
     func testBluetoothOptions() {
         var h = Harness()
         let hfp = AudioPort(id: "hfp", name: "Headset", type: .bluetoothHFP)

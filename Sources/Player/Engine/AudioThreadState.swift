@@ -3,7 +3,9 @@ import RemoteControl
 
 /// What only the audio thread touches: the sink, the open file, the position bookkeeping.
 struct AudioThreadState {
-    let sink: any AudioSink
+    var sink: any AudioSink
+    /// The PCM `sink` was opened for (nil: the default device, or the silent fallback).
+    var device: String?
     var file: AudioFile?
     /// The now-playing item of the open file.
     var item: NowPlayingItem?
@@ -18,8 +20,9 @@ struct AudioThreadState {
     var shownSecond = -1
     var buffer: [Float] = []
 
-    init(sink: any AudioSink) {
+    init(sink: any AudioSink, device: String?) {
         self.sink = sink
+        self.device = device
     }
 
     /// The frame of the open track the listener hears now (device clock: played minus delay); 0

@@ -9,10 +9,11 @@ import Glibc
 extension PlayerEngine {
     func runAudioThread() {
         while true {
-            let (transport, requests, volume) = shared.withLock { state in
+            let (transport, requests, volume, device) = shared.withLock { state in
                 defer { state.requests.removeAll() }
-                return (state.transport, state.requests, state.volume)
+                return (state.transport, state.requests, state.volume, state.outputDevice)
             }
+            if device != audio.device, transport != .stopped { switchOutput(to: device) }
             for request in requests { apply(request) }
             switch transport {
             case .stopped:
@@ -245,5 +246,40 @@ extension PlayerEngine {
         log.finish()
         var one: UInt64 = 1
         _ = write(finishedFD, &one, 8)
+    }
+}
+
+// MARK: Moving to another output
+
+extension PlayerEngine {
+    /// Moves playback to `device` (the session's route changed to a configured output): the new
+    /// sink starts at the frame the listener heard last on the old one, so nothing is skipped or
+    /// repeated beyond what the old device still held. A device that cannot be opened is reported
+    /// and playback stays where it was.
+    func switchOutput(to device: String?) {
+        let replacement: any AudioSink
+        do {
+            replacement = try OutputSelection.choose(device: device).sink
+        } catch {
+            log.message("cannot switch to output \(device ?? OutputSelection.defaultDevice): \(error); staying on \(audio.sink.name)")
+            audio.device = device  // do not retry on every chunk; a later route change tries again
+            return
+        }
+        let frame = audio.currentFrame
+        let wasPaused = audio.sink.isPaused
+        try? audio.sink.drop()
+        audio.sink.close()
+        audio.sink = replacement
+        audio.device = device
+        log.message("output: \(replacement.name)")
+        guard let file = audio.file else { return }
+        do {
+            try replacement.open(sampleRate: file.info.sampleRate, channels: file.info.channels)
+            audio.baseFrame = try file.seek(toFrame: frame)
+            if wasPaused { try replacement.pause() }
+        } catch {
+            log.message("output \(replacement.name) failed: \(error)")
+            shared.withLock { $0.transport = .stopped }
+        }
     }
 }

@@ -9,6 +9,7 @@ extension PlayerEngine {
     public func portsConnected(_ ports: [AudioPort]) {
         guard !ports.isEmpty else { return }
         system.connect(ports)
+        applyRoutePick()
     }
 
     /// The system output volume changed (G-VOLUME: read, never written; muted counts as 0).

@@ -28,7 +28,9 @@ extension PlayerEngine {
     /// Session events (an interruption by another session, a route change) through the rules.
     func subscribeToSession() -> EventSubscription {
         session.onEvent { [weak self] event in
-            self?.drive { $0.handle(event) }
+            guard let self else { return }
+            if case .routeChange(let change) = event { follow(change.currentRoute) }
+            drive { $0.handle(event) }
         }
     }
 }

@@ -30,6 +30,8 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     let sessionEvents = Mutex<EventSubscription?>(nil)
     /// The session's playback rules; changed only under this lock, outside `shared`.
     let control: Mutex<PlaybackController>
+    /// The user's route pick and the outputs named in the configuration (G-ROUTE-PICK).
+    let routing = Mutex(RoutingState())
     var audio: AudioThreadState
 
     /// Prepares everything; nothing plays until `start()`.
@@ -38,11 +40,11 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         self.options = options
         self.log = log
         self.endpoint = endpoint
-        shared = Mutex(SharedState(queue: queue, volume: options.volume))
+        shared = Mutex(SharedState(queue: queue, volume: options.volume, outputDevice: options.device))
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC))
         finishedFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard wakeFD >= 0, finishedFD >= 0 else { throw PlayerError("eventfd failed: errno \(errno)") }
-        audio = AudioThreadState(sink: sink)
+        audio = AudioThreadState(sink: sink, device: options.device)
         system = AudioSystem()
         do {
             session = try system.makeSession()
@@ -61,6 +63,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     public func start() throws(PlayerError) {
         let subscription = subscribeToSession()
         sessionEvents.withLock { $0 = subscription }
+        follow(session.currentRoute)  // a pick made before the start (persisted, or at launch)
         endpoint?.attach(session)
         installRemoteCommands()
         var thread = pthread_t()

@@ -14,9 +14,17 @@ struct RouteMonitoring {
     private(set) var bluetooth: BluetoothMonitor?
     private(set) var systemBus: Connection?
 
-    /// Starts watching `control` (or the card behind `device`) for `engine`.
+    private(set) var pickWatcher: StateFileWatcher?
+
+    /// Starts watching `control` (or the card behind `device`) for `engine`, then applies the
+    /// outputs of the configuration and the user's route pick, and follows the pick.
     init(control: String?, device: String?, engine: PlayerEngine, log: PlayerLog) {
         watchBluetooth(engine: engine)
+        watchCard(control: control, device: device, engine: engine, log: log)
+        followRoutePick(engine: engine, log: log)
+    }
+
+    private mutating func watchCard(control: String?, device: String?, engine: PlayerEngine, log: PlayerLog) {
         let name = control ?? ControlName.forPCM(device ?? OutputSelection.defaultDevice)
         guard let name else { return }  // an output without a card (null, pulse, a file): nothing to watch
         do {
@@ -45,6 +53,23 @@ struct RouteMonitoring {
         }
     }
 
+    /// Outputs named in the configuration and the persisted pick (`mprisd route use`), followed
+    /// through the state file while playing.
+    private mutating func followRoutePick(engine: PlayerEngine, log: PlayerLog) {
+        let config = ConfigFile.load()
+        let (outputs, problems) = ConfiguredOutput.outputs(in: config)
+        for problem in problems { log.message(problem) }
+        engine.addConfiguredOutputs(outputs)
+        engine.routePicked(RoutePick.read())
+        do {
+            pickWatcher = try StateFileWatcher(RoutePick.file) { [weak engine] value in
+                engine?.routePicked(value.flatMap { $0.isEmpty ? nil : $0 })
+            }
+        } catch {
+            log.message("the route pick is not followed while playing: \(error)")
+        }
+    }
+
     /// Bluetooth headsets (BlueZ on the system bus). Quiet by design: no system bus or no BlueZ
     /// simply means no Bluetooth routes.
     private mutating func watchBluetooth(engine: PlayerEngine) {
@@ -61,6 +86,7 @@ struct RouteMonitoring {
     }
 
     func stop() {
+        pickWatcher?.stop()
         jacks?.stop()
         volume?.stop()
         bluetooth?.stop()

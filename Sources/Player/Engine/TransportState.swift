@@ -26,4 +26,7 @@ struct SharedState {
     var finished: Int32?
     /// Tracks that played at least one chunk (for the exit status).
     var playedAnything = false
+    /// The ALSA PCM the session's route calls for (nil: the default device); the audio thread
+    /// moves playback there when it differs from the sink's (G-ROUTE-PICK).
+    var outputDevice: String?
 }

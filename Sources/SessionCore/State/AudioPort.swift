@@ -6,12 +6,17 @@ public struct AudioPort: Sendable, Hashable, CustomStringConvertible {
     public var name: String
     /// The kind of port.
     public var type: PortType
+    /// Used only when the user picks it (G-ROUTE-PICK), never by automatic routing: an output the
+    /// user named in the configuration (a USB DAC, a second card) must not capture audio just by
+    /// existing, the way a plugged headphone does.
+    public var pickOnly: Bool
 
     /// A port.
-    public init(id: String, name: String, type: PortType) {
+    public init(id: String, name: String, type: PortType, pickOnly: Bool = false) {
         self.id = id
         self.name = name
         self.type = type
+        self.pickOnly = pickOnly
     }
 
     /// The built-in speaker.

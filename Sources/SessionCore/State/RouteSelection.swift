@@ -2,7 +2,8 @@
 /// allowBluetooth / allowBluetoothA2DP / allowNetworkReceivers / defaultToSpeaker).
 ///
 /// Automatic routing follows "last connected wins" among the allowed ports, falling back to the
-/// built-in ones; network receivers are used only when the user picks them. A user override wins
+/// built-in ones; network receivers and pick-only ports (outputs named in the configuration) are
+/// used only when the user picks them. A user override wins
 /// whenever the picked port is allowed for the configuration. multiRoute gets every allowed
 /// automatic output at once.
 public enum RouteSelection {
@@ -34,7 +35,7 @@ public enum RouteSelection {
         if configuration.category.hasOutput {
             let allowed = conditions.availableOutputs.filter { allowsOutput($0.type, for: configuration) }
             if configuration.category == .multiRoute {
-                route.outputs = allowed.filter { $0.type != .network }
+                route.outputs = allowed.filter { $0.type != .network && !$0.pickOnly }
             } else if let port = pick(allowed, override: conditions.routeOverride,
                                       preferSpeaker: configuration.options.contains(.defaultToSpeaker)) {
                 route.outputs = [port]
@@ -51,7 +52,7 @@ public enum RouteSelection {
 
     private static func pick(_ allowed: [AudioPort], override: String?, preferSpeaker: Bool) -> AudioPort? {
         if let override, let picked = allowed.first(where: { $0.id == override }) { return picked }
-        let automatic = allowed.filter { $0.type != .network }
+        let automatic = allowed.filter { $0.type != .network && !$0.pickOnly }
         if let privatePort = automatic.last(where: { $0.type.isPrivate }) { return privatePort }
         if preferSpeaker, let speaker = automatic.last(where: { $0.type == .speaker }) { return speaker }
         return automatic.last(where: { !$0.type.isBuiltIn }) ?? automatic.last

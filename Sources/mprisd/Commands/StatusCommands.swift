@@ -38,31 +38,4 @@ extension Commands {
             try arguments.expectEnd()
             return notYetAvailable("silent", issue: 6)
         })
-
-    static let route = Command(
-        name: "route",
-        summary: "list outputs, or pick the one to use",
-        help: """
-            Usage: mprisd route [list]
-                   mprisd route use ID
-
-            Lists the outputs that exist (headphone and line jacks, Bluetooth sinks, configured
-            ALSA devices), or makes ID the user's route pick. A route the user picks never
-            pauses playback.
-
-            Options:
-              -h, --help  show this help
-            """,
-        run: { arguments in
-            switch arguments.popOperand() ?? "list" {
-            case "list":
-                break
-            case "use":
-                guard arguments.popOperand() != nil else { throw UsageError("route use needs an output ID") }
-            case let other:
-                throw UsageError("route takes 'list' or 'use ID', not '\(other)'")
-            }
-            try arguments.expectEnd()
-            return notYetAvailable("route", issue: 5)
-        })
 }

@@ -1,0 +1,106 @@
+/// What the daemon reports through `GetStatus` and `mprisd status --json`.
+///
+/// Stable: fields are only ever added, never renamed or removed; `version` changes if that promise
+/// is ever broken. Documented in docs/audio-policy-api.md.
+public struct PolicyStatus: Codable, Sendable, Hashable {
+    /// One port (jack, Bluetooth device, configured ALSA device, the speaker).
+    public struct Port: Codable, Sendable, Hashable {
+        public var id: String
+        public var name: String
+        /// SessionCore's `PortType` raw name: speaker, headphones, bluetoothA2DP, …
+        public var type: String
+
+        public init(id: String, name: String, type: String) {
+            self.id = id
+            self.name = name
+            self.type = type
+        }
+    }
+
+    /// Outputs that exist now, and the user's pick.
+    public struct Route: Codable, Sendable, Hashable {
+        /// The picked port id; nil: automatic.
+        public var override: String?
+        /// What playback sessions get now (the route of a playback configuration).
+        public var outputs: [Port]
+        /// Every output available now.
+        public var available: [Port]
+
+        public init(override: String? = nil, outputs: [Port] = [], available: [Port] = []) {
+            self.override = override
+            self.outputs = outputs
+            self.available = available
+        }
+    }
+
+    /// A registered session (a client of the daemon, or a foreign player's stand-in).
+    public struct Session: Codable, Sendable, Hashable {
+        public var id: UInt64
+        /// The unique bus name that owns it.
+        public var owner: String
+        /// The display name given at registration (or the player's bus name).
+        public var name: String
+        public var category: String
+        public var mode: String
+        public var options: [String]
+        public var active: Bool
+        public var interrupted: Bool
+        public var ducked: Bool
+
+        public init(id: UInt64, owner: String, name: String, category: String, mode: String,
+                    options: [String], active: Bool, interrupted: Bool, ducked: Bool) {
+            self.id = id
+            self.owner = owner
+            self.name = name
+            self.category = category
+            self.mode = mode
+            self.options = options
+            self.active = active
+            self.interrupted = interrupted
+            self.ducked = ducked
+        }
+    }
+
+    /// An MPRIS player that is not one of our sessions.
+    public struct Player: Codable, Sendable, Hashable {
+        public var busName: String
+        public var owner: String
+        /// Its `PlaybackStatus`: Playing, Paused or Stopped.
+        public var status: String
+        /// The session standing in for it.
+        public var session: UInt64
+        /// Whether the daemon paused it (and may resume it).
+        public var pausedByPolicy: Bool
+        /// Whether the daemon lowered its volume.
+        public var ducked: Bool
+
+        public init(busName: String, owner: String, status: String, session: UInt64,
+                    pausedByPolicy: Bool, ducked: Bool) {
+            self.busName = busName
+            self.owner = owner
+            self.status = status
+            self.session = session
+            self.pausedByPolicy = pausedByPolicy
+            self.ducked = ducked
+        }
+    }
+
+    public var version = 1
+    public var silentMode: Bool
+    public var locked: Bool
+    /// The system output volume, 0…1 (muted: 0); nil when no mixer is followed.
+    public var outputVolume: Double?
+    public var route: Route
+    public var sessions: [Session]
+    public var players: [Player]
+
+    public init(silentMode: Bool = false, locked: Bool = false, outputVolume: Double? = nil,
+                route: Route = Route(), sessions: [Session] = [], players: [Player] = []) {
+        self.silentMode = silentMode
+        self.locked = locked
+        self.outputVolume = outputVolume
+        self.route = route
+        self.sessions = sessions
+        self.players = players
+    }
+}

@@ -1,0 +1,121 @@
+import CLinux
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Calls back whenever a `StateFile` is replaced, written or removed — so a running player follows
+/// `mprisd route use` at once.
+///
+/// inotify on the file's directory (the file itself is replaced by rename, which a watch on the file
+/// would lose), read by a thread of its own sleeping in `poll()` with no timeout: nothing wakes while
+/// the file does not change. `stop()` wakes the thread through an eventfd and joins it.
+public final class StateFileWatcher: Sendable {
+    private let inotifyFD: Int32
+    private let stopFD: Int32
+    private let thread: Mutex<pthread_t?>
+
+    /// Starts watching `file`; `onChange` runs on the watcher's thread with the new contents (nil:
+    /// removed). Creates the directory when missing.
+    public init(_ file: StateFile, onChange: @escaping @Sendable (String?) -> Void) throws(StateFileError) {
+        try StateFile.makeDirectory(file.directory)
+        inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotifyFD >= 0 else { throw StateFileError(path: file.directory, operation: "watch", code: errno) }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+        guard inotify_add_watch(inotifyFD, file.directory, mask) >= 0 else {
+            let code = errno
+            close(inotifyFD)
+            throw StateFileError(path: file.directory, operation: "watch", code: code)
+        }
+        stopFD = eventfd(0, Int32(EFD_CLOEXEC))
+        guard stopFD >= 0 else {
+            let code = errno
+            close(inotifyFD)
+            throw StateFileError(path: file.directory, operation: "watch", code: code)
+        }
+        let loop = WatchLoop(file: file, inotifyFD: inotifyFD, stopFD: stopFD, onChange: onChange)
+        let context = Unmanaged.passRetained(loop).toOpaque()
+        var handle = pthread_t()
+        let code = pthread_create(&handle, nil, { raw in
+            guard let raw else { return nil }
+            let loop = Unmanaged<WatchLoop>.fromOpaque(raw).takeRetainedValue()
+            pthread_setname_np(pthread_self(), "state-watch")
+            loop.run()
+            return nil
+        }, context)
+        guard code == 0 else {
+            Unmanaged<WatchLoop>.fromOpaque(context).release()
+            close(inotifyFD)
+            close(stopFD)
+            throw StateFileError(path: file.directory, operation: "start a thread to watch", code: code)
+        }
+        thread = Mutex(handle)
+    }
+
+    deinit { stop() }
+
+    /// Stops watching and joins the thread (idempotent). Not from `onChange` itself.
+    public func stop() {
+        guard let handle = thread.withLock({ value -> pthread_t? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        var one: UInt64 = 1
+        _ = write(stopFD, &one, 8)
+        pthread_join(handle, nil)
+        close(inotifyFD)
+        close(stopFD)
+    }
+}
+
+/// The watcher thread's body.
+private final class WatchLoop: Sendable {
+    let file: StateFile
+    let inotifyFD: Int32
+    let stopFD: Int32
+    let onChange: @Sendable (String?) -> Void
+
+    init(file: StateFile, inotifyFD: Int32, stopFD: Int32, onChange: @escaping @Sendable (String?) -> Void) {
+        self.file = file
+        self.inotifyFD = inotifyFD
+        self.stopFD = stopFD
+        self.onChange = onChange
+    }
+
+    func run() {
+        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+        var last = file.read()
+        while true {
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
+            if fds[1].revents != 0 { return }
+            guard fds[0].revents != 0, concernsFile() else { continue }
+            let now = file.read()
+            guard now != last else { continue }
+            last = now
+            onChange(now)
+        }
+    }
+
+    /// Drains the queued inotify events; true if one names the file.
+    private func concernsFile() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var concerns = false
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
+            guard got > 0 else { return concerns }
+            var offset = 0
+            let headerSize = MemoryLayout<inotify_event>.size
+            while offset + headerSize <= got {
+                let nameLength = buffer.withUnsafeBytes {
+                    Int($0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len)
+                }
+                let nameStart = offset + headerSize
+                let nameEnd = min(nameStart + nameLength, got)
+                let nameBytes = buffer[nameStart..<nameEnd].prefix { $0 != 0 }
+                if String(decoding: nameBytes, as: UTF8.self) == file.fileName { concerns = true }
+                offset = nameStart + nameLength
+            }
+        }
+    }
+}
