@@ -2,7 +2,7 @@
 // mprisd — audio sessions and media remote control for Linux.
 //
 // Dependencies point one way:
-//   mprisd → SessionService, RemoteControl, AudioDevices → SessionCore, DBus → C modules.
+//   mprisd → Player → SessionService → RemoteControl, AudioDevices → SessionCore, DBus → C modules.
 // SessionCore imports nothing but the standard library: every rule of the guidelines is pure Swift.
 import PackageDescription
 
@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore"],
                 swiftSettings: strict),
-        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "CLinux"], swiftSettings: strict),
+        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "AudioDevices", "CLinux"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "CLinux"],
                 swiftSettings: strict),

@@ -2,6 +2,7 @@ import AudioDevices
 import CLinux
 import RemoteControl
 import SessionCore
+import SessionService
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -30,8 +31,8 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     let sessionEvents = Mutex<EventSubscription?>(nil)
     /// The session's playback rules; changed only under this lock, outside `shared`.
     let control: Mutex<PlaybackController>
-    /// The user's route pick and the outputs named in the configuration (G-ROUTE-PICK).
-    let routing = Mutex(RoutingState())
+    /// Ports, volume, configured outputs and the user's route pick, fed into `system`.
+    public let routing: SystemRouting
     var audio: AudioThreadState
 
     /// Prepares everything; nothing plays until `start()`.
@@ -46,6 +47,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         guard wakeFD >= 0, finishedFD >= 0 else { throw PlayerError("eventfd failed: errno \(errno)") }
         audio = AudioThreadState(sink: sink, device: options.device)
         system = AudioSystem()
+        routing = SystemRouting(system: system) { [log] in log.message($0) }
         do {
             session = try system.makeSession()
             control = Mutex(try session.apply(.mediaPlayer()))

@@ -2,6 +2,7 @@ import AudioDevices
 import DBus
 import CLinux
 import RemoteControl
+import SessionService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,7 +43,9 @@ public enum PlayerProgram {
             log.message("\(error)")
             return 1
         }
-        let routes = RouteMonitoring(control: options.control, device: options.device, engine: engine, log: log)
+        let routes = RouteMonitoring(control: options.control, device: options.device, routing: engine.routing) {
+            log.message($0)
+        }
         defer { routes.stop() }
         do {
             try engine.start()

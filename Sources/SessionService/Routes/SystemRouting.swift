@@ -1,0 +1,97 @@
+import AudioDevices
+import SessionCore
+import Synchronization
+
+/// Feeds what the machine's monitors observe into an `AudioSystem`: ports appearing and going away
+/// (G-HEADPHONES-IN/OUT), the output volume (G-VOLUME: read, never written), the outputs named in
+/// the configuration and the user's route pick (G-ROUTE-PICK). One per engine: the player's
+/// embedded one, or the daemon's. Callable from any thread (each monitor calls from its own).
+///
+/// The pick is remembered even while its port is absent: routing is automatic until the port
+/// appears, and the pick takes effect then (a Bluetooth headset the user chose, switched on later).
+public final class SystemRouting: Sendable {
+    private struct State {
+        /// The port the user picked (nil: automatic), whether or not it is available now.
+        var pick: String?
+        /// Whether the pick was reported unavailable (said once, not on every port change).
+        var pickReportedMissing = false
+        /// Outputs named in the configuration: port id → ALSA PCM.
+        var configuredPCMs: [String: String] = [:]
+    }
+
+    /// The system the observations go to.
+    public let system: AudioSystem
+    private let log: @Sendable (String) -> Void
+    private let state = Mutex(State())
+
+    public init(system: AudioSystem, log: @escaping @Sendable (String) -> Void) {
+        self.system = system
+        self.log = log
+    }
+
+    /// Ports that are now available (plugged in, connected); a remembered pick may now apply.
+    public func portsConnected(_ ports: [AudioPort]) {
+        guard !ports.isEmpty else { return }
+        system.connect(ports)
+        applyPick()
+    }
+
+    /// Ports that went away (unplugged, disconnected, out of range).
+    public func portsDisconnected(_ portIDs: [String]) {
+        guard !portIDs.isEmpty else { return }
+        system.disconnect(portIDs)
+    }
+
+    /// The system output volume changed (muted counts as 0).
+    public func outputVolumeChanged(_ volume: OutputVolume) {
+        try? system.setOutputVolume(volume.muted ? 0 : volume.level)
+    }
+
+    /// Makes the outputs of the configuration available as pick-only ports.
+    public func addConfiguredOutputs(_ outputs: [ConfiguredOutput]) {
+        guard !outputs.isEmpty else { return }
+        state.withLock { state in
+            for output in outputs { state.configuredPCMs[output.id] = output.pcm }
+        }
+        portsConnected(outputs.map(\.port))
+    }
+
+    /// The ALSA PCM of a configured output port; nil for every other port.
+    public func configuredPCM(forPort portID: String) -> String? {
+        state.withLock { $0.configuredPCMs[portID] }
+    }
+
+    /// The user's pick now (nil: automatic), available or not.
+    public var pick: String? { state.withLock { $0.pick } }
+
+    /// The user picked `portID` (nil: automatic).
+    public func routePicked(_ portID: String?) {
+        state.withLock { state in
+            state.pick = portID
+            state.pickReportedMissing = false
+        }
+        applyPick()
+    }
+
+    /// Brings the engine's override in line with the user's pick, as far as the ports allow.
+    private func applyPick() {
+        let pick = self.pick
+        let conditions = system.conditions
+        guard pick != conditions.routeOverride else { return }
+        if let pick, !conditions.availableOutputs.contains(where: { $0.id == pick }) {
+            let first = state.withLock { state in
+                defer { state.pickReportedMissing = true }
+                return !state.pickReportedMissing
+            }
+            if first { log("picked output \(pick) is not available; automatic routing until it is") }
+            if conditions.routeOverride != nil { try? system.setRouteOverride(nil) }
+            return
+        }
+        do {
+            try system.setRouteOverride(pick)
+            log(pick.map { "route: \($0) (picked)" } ?? "route: automatic")
+        } catch {
+            log("cannot pick output \(pick ?? "auto"): \(error)")
+        }
+    }
+}
