@@ -2,7 +2,9 @@
 // mprisd — audio sessions and media remote control for Linux.
 //
 // Dependencies point one way:
-//   mprisd → Player → SessionService → RemoteControl, AudioDevices → SessionCore, DBus → C modules.
+//   mprisd → Player → SessionService, RemoteControl
+//   SessionService → AudioDevices, DBus, SessionCore;  RemoteControl → DBus, SessionCore
+//   AudioDevices → SessionCore;  DBus, AudioDevices → C modules
 // SessionCore imports nothing but the standard library: every rule of the guidelines is pure Swift.
 import PackageDescription
 
