@@ -3,7 +3,7 @@ extension Commands {
         name: "daemon",
         summary: "run the audio policy daemon",
         help: """
-            Usage: mprisd [--control CTL]
+            Usage: mprisd [--control CTL] [--verbose]
 
             Runs the desktop's audio policy daemon in the foreground. It owns
             org.mprisd.AudioPolicy on the session bus, arbitrates the audio sessions of every
@@ -14,11 +14,14 @@ extension Commands {
             Options:
               --control CTL   ALSA control device to watch for jacks and volume
                               (default: the card of the default output)
+              --verbose       log debug lines too
               -h, --help      show this help
             """,
         run: { arguments in
-            _ = try arguments.popValue("--control")
+            var options = DaemonOptions()
+            options.control = try arguments.popValue("--control")
+            options.verbose = arguments.popSwitch("--verbose")
             try arguments.expectEnd()
-            return notYetAvailable("(daemon)", issue: 6)
+            return PolicyDaemon.run(options)
         })
 }

@@ -1,3 +1,5 @@
+import SessionCore
+
 extension Commands {
     static let categories = ["ambient", "soloAmbient", "playback", "record", "playAndRecord",
                              "multiRoute", "audioProcessing"]
@@ -21,7 +23,8 @@ extension Commands {
               --duck              duck other audio while active (implies --mix)
               --interrupt-spoken  pause spoken audio of others, mix with the rest
               --notify-others     let interrupted sessions resume when CMD exits
-              --name N            name shown in mprisd status
+              --name N            name shown in mprisd status (default: the program's)
+              --verbose           print the session's events (interruptions, ducking)
               -h, --help          show this help
 
             Examples:
@@ -32,15 +35,35 @@ extension Commands {
             guard let command = arguments.popAfterDoubleDash(), !command.isEmpty else {
                 throw UsageError("run needs a program after --")
             }
-            if let category = try arguments.popValue("--category"), !categories.contains(category) {
-                throw UsageError("unknown category '\(category)' (one of: \(categories.joined(separator: ", ")))")
+            var category = SessionCategory.playback
+            if let name = try arguments.popValue("--category") {
+                guard let parsed = SessionCategory(rawValue: name) else {
+                    throw UsageError("unknown category '\(name)' (one of: \(categories.joined(separator: ", ")))")
+                }
+                category = parsed
             }
-            if let mode = try arguments.popValue("--mode"), !modes.contains(mode) {
-                throw UsageError("unknown mode '\(mode)' (one of: \(modes.joined(separator: ", ")))")
+            var mode = SessionMode.default
+            if let name = try arguments.popValue("--mode") {
+                guard let parsed = SessionMode(rawValue: name) else {
+                    throw UsageError("unknown mode '\(name)' (one of: \(modes.joined(separator: ", ")))")
+                }
+                mode = parsed
             }
-            for flag in ["--mix", "--duck", "--interrupt-spoken", "--notify-others"] { _ = arguments.popSwitch(flag) }
-            _ = try arguments.popValue("--name")
+            var options = SessionOptions()
+            if arguments.popSwitch("--mix") { options.insert(.mixWithOthers) }
+            if arguments.popSwitch("--duck") { options.insert(.duckOthers) }
+            if arguments.popSwitch("--interrupt-spoken") { options.insert(.interruptSpokenAudioAndMixWithOthers) }
+            let notifyOthers = arguments.popSwitch("--notify-others")
+            let verbose = arguments.popSwitch("--verbose")
+            let name = try arguments.popValue("--name") ?? command[0].split(separator: "/").last.map(String.init) ?? command[0]
             try arguments.expectEnd()
-            return notYetAvailable("run", issue: 6)
+            let configuration = SessionConfiguration(category, mode: mode, options: options)
+            do {
+                _ = try configuration.validated()
+            } catch {
+                throw UsageError("\(error)")
+            }
+            return RunProgram.run(RunProgram.Request(command: command, configuration: configuration, name: name,
+                                                     notifyOthers: notifyOthers, verbose: verbose))
         })
 }

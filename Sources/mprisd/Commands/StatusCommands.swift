@@ -1,3 +1,5 @@
+import SessionService
+
 extension Commands {
     static let status = Command(
         name: "status",
@@ -13,9 +15,9 @@ extension Commands {
               -h, --help  show this help
             """,
         run: { arguments in
-            _ = arguments.popSwitch("--json")
+            let json = arguments.popSwitch("--json")
             try arguments.expectEnd()
-            return notYetAvailable("status", issue: 6)
+            return StatusProgram.run(json: json)
         })
 
     static let silent = Command(
@@ -25,7 +27,8 @@ extension Commands {
             Usage: mprisd silent on|off
 
             Silent mode silences ambient and soloAmbient sessions (UI sounds, game effects)
-            while media playback, calls and recordings go on. The setting persists.
+            while media playback, calls and recordings go on. The setting persists in
+            $XDG_STATE_HOME/mprisd/silent; a running daemon follows it at once.
 
             Options:
               -h, --help  show this help
@@ -36,6 +39,13 @@ extension Commands {
                 throw UsageError("silent takes 'on' or 'off', not '\(state)'")
             }
             try arguments.expectEnd()
-            return notYetAvailable("silent", issue: 6)
+            do {
+                try SilentModeSetting.write(state == "on")
+            } catch {
+                Output.error("mprisd silent: \(error)")
+                return ExitStatus.failure
+            }
+            Output.out("silent mode: \(state)")
+            return ExitStatus.success
         })
 }

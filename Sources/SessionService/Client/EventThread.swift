@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One thread that runs jobs in the order they were queued: where a `PolicyClient` delivers
+/// session events, so that handlers may call the session's blocking methods (which would
+/// deadlock on the connection's I/O thread) and always see events in decision order.
+///
+/// Idle, it sleeps in `sem_wait`: no timer, no Swift concurrency, no wake-up.
+final class EventThread: Sendable {
+    private let jobs = JobQueue()
+
+    init(name: String) {
+        let jobs = self.jobs
+        let thread = Thread { jobs.run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Queues `job`; dropped once the thread was stopped.
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        jobs.enqueue(job)
+    }
+
+    /// Lets the thread finish the jobs already queued, then end. Idempotent.
+    func stop() {
+        jobs.stop()
+    }
+}
+
+/// The jobs of an `EventThread` and the semaphore counting them.
+private final class JobQueue: @unchecked Sendable {
+    // Safe: `semaphore` is initialised in init, used only through the thread-safe sem_* calls and
+    // destroyed in deinit, when neither the thread (which holds a reference) nor anyone else uses it.
+    private let semaphore: UnsafeMutablePointer<sem_t>
+    private let state = Mutex<(jobs: [@Sendable () -> Void], stopping: Bool)>(([], false))
+
+    init() {
+        semaphore = .allocate(capacity: 1)
+        sem_init(semaphore, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.jobs.append(job)
+            return true
+        }
+        if accepted { sem_post(semaphore) }
+    }
+
+    func stop() {
+        let first = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        if first { sem_post(semaphore) }
+    }
+
+    /// The thread's body: one job per post; returns after `stop` once the queue is empty.
+    func run() {
+        while true {
+            guard sem_wait(semaphore) == 0 else { continue }
+            let (job, done) = state.withLock { state -> ((@Sendable () -> Void)?, Bool) in
+                if !state.jobs.isEmpty { return (state.jobs.removeFirst(), false) }
+                return (nil, state.stopping)
+            }
+            job?()
+            if done { return }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import DBus
+import SessionCore
+
+/// The engine's events, forwarded as signals to the session's owner only, each logged.
+extension PolicyService {
+    /// Runs on the thread that made the decision, outside the engine's lock.
+    func deliver(_ event: SessionEvent, to served: ServedSession) {
+        guard let object = served.object else { return }
+        if let (member, body) = PolicyWire.signal(for: event) {
+            do {
+                try object.emit(AudioPolicyNames.sessionInterface, member, body, destination: served.owner)
+            } catch {
+                log("\(served.label): \(member) not sent: \(error)")
+            }
+        }
+        if let text = Self.describe(event) { log("\(served.label) \(text)") }
+        object.propertiesChanged(AudioPolicyNames.sessionInterface, Self.stateProperties)
+    }
+
+    /// The log text of an event; nil for volume changes, which follow every step of a slider.
+    static func describe(_ event: SessionEvent) -> String? {
+        switch event {
+        case .interruption(.began(let reason)): "interruption began (\(reason))"
+        case .interruption(.ended(let options)):
+            options.contains(.shouldResume) ? "interruption ended (should resume)" : "interruption ended"
+        case .routeChange(let change):
+            "route changed (\(change.reason)): \(change.previousRoute.outputs.map(\.id)) → \(change.currentRoute.outputs.map(\.id))"
+        case .secondaryAudioHint(.begin): "secondary audio should be silenced"
+        case .secondaryAudioHint(.end): "secondary audio may play"
+        case .ducking(.began): "ducked"
+        case .ducking(.ended): "no longer ducked"
+        case .delayedActivation(.granted): "delayed activation granted"
+        case .delayedActivation(.refused(let error)): "delayed activation refused: \(error)"
+        case .silentModeChanged(let on): "silent mode \(on ? "on" : "off")"
+        case .outputVolumeChanged: nil
+        case .mediaServicesLost: "media services lost (not signalled)"
+        case .mediaServicesReset: "media services reset (not signalled)"
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import SessionCore
+
+/// One foreign MPRIS player as the policy sees it: its properties and what the policy did to it.
+///
+/// Pure state and decisions, no I/O: each input (properties read or changed, a session event, a
+/// refused activation) returns the actions to carry out. The rules (design.md, "Policy daemon"):
+/// - The session is active exactly while the player is `Playing`; only a *change* of the status
+///   activates or deactivates it, so a repeated `Playing` during a pause we asked for cannot take
+///   audio back.
+/// - A pause the policy caused leaves the session interrupted (it is already inactive), so the
+///   interruption's *ended* can still resume it.
+/// - Interrupted → `Pause` (if Playing and CanPause), remembered as `pausedByPolicy`; *ended* with
+///   shouldResume → `Play` only if the policy paused it; a player the user paused is never resumed.
+/// - Ducked → `Volume` × `duckFactor`, the exact prior value remembered and set back when the
+///   ducking ends — unless the user changed the volume meanwhile (then theirs stays).
+/// - The route lost the device it played on → `Pause` (never resumed).
+struct ForeignPlayer: Sendable {
+    /// The well-known name (`org.mpris.MediaPlayer2.mpv`).
+    let busName: String
+    /// Its unique name: every call goes there.
+    let owner: String
+    /// This appearance of the name; answers and events for an earlier one are dropped.
+    let token: UInt64
+
+    private(set) var properties = MPRISPlayerProperties()
+    /// `GetAll` answered (or failed): signals are applied from now on.
+    private(set) var isLoaded = false
+    /// The policy paused it and may resume it.
+    private(set) var pausedByPolicy = false
+    private(set) var duck: Duck?
+
+    /// A lowered volume: the value to restore and the value set.
+    struct Duck: Sendable, Hashable {
+        var saved: Double
+        var lowered: Double
+        /// A volume other than these two was reported meanwhile: the user chose one.
+        var changedByUser = false
+    }
+
+    /// How much quieter a ducked player gets (WirePlumber ~0.3; field notes).
+    static let duckFactor = 0.3
+
+    init(busName: String, owner: String, token: UInt64) {
+        self.busName = busName
+        self.owner = owner
+        self.token = token
+    }
+
+    var isPlaying: Bool { properties.playbackStatus == "Playing" }
+    /// Unknown counts as yes: the player answers an error if it cannot.
+    var canPause: Bool { properties.canPause ?? true }
+    var canPlay: Bool { properties.canPlay ?? true }
+    /// For status output.
+    var statusText: String { properties.playbackStatus ?? "Stopped" }
+
+    // MARK: Properties
+
+    /// The first full read (`GetAll`; nil if it failed — signals still build the picture up).
+    mutating func load(_ read: MPRISPlayerProperties?) -> [ForeignPlayerAction] {
+        isLoaded = true
+        if let read { properties = read }
+        return isPlaying ? [.activate] : []
+    }
+
+    /// A `PropertiesChanged` from the player.
+    mutating func update(_ change: MPRISPlayerProperties) -> [ForeignPlayerAction] {
+        guard isLoaded else { return [] }  // the pending GetAll already includes it
+        let wasPlaying = isPlaying
+        properties.merge(change)
+        if let volume = change.volume, var current = duck, !current.changedByUser,
+           !Self.same(volume, current.lowered), !Self.same(volume, current.saved) {
+            current.changedByUser = true
+            duck = current
+        }
+        guard wasPlaying != isPlaying else { return [] }
+        if isPlaying {
+            // Whoever started it (the user, or our Play), it plays now: nothing left to resume.
+            pausedByPolicy = false
+            return [.activate]
+        }
+        return [.deactivate]
+    }
+
+    /// Activation was refused (a call owns audio): pause it again. If the session is still held
+    /// interrupted, that interruption's *ended* may resume it later.
+    mutating func activationRefused(_ error: SessionError, stillInterrupted: Bool) -> [ForeignPlayerAction] {
+        guard isPlaying else { return [] }
+        guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): activation refused: \(error)")] }
+        pausedByPolicy = stillInterrupted
+        return [.send(.pause, reason: "activation refused: \(error)")]
+    }
+
+    // MARK: Session events
+
+    /// An event of its session. `cause` names the interrupter for the log (`session 3`).
+    mutating func handle(_ event: SessionEvent, cause: String) -> [ForeignPlayerAction] {
+        switch event {
+        case .interruption(.began):
+            guard isPlaying else { return [] }
+            guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): interrupted by \(cause)")] }
+            pausedByPolicy = true
+            return [.send(.pause, reason: "interrupted by \(cause)")]
+        case .interruption(.ended(let options)):
+            guard pausedByPolicy else { return [] }
+            pausedByPolicy = false
+            guard options.contains(.shouldResume) else {
+                return [.log("\(busName) stays paused: interruption ended without resume")]
+            }
+            // Not checked against the cached status: our Pause may not be reported yet (mpv-mpris
+            // batches its signals), and Play on a playing player does nothing.
+            guard canPlay else { return [.log("cannot resume \(busName) (CanPlay is false)")] }
+            return [.send(.play, reason: "interruption ended")]
+        case .ducking(.began):
+            guard duck == nil else { return [] }
+            guard let volume = properties.volume else { return [.log("cannot duck \(busName): it has no Volume")] }
+            let lowered = volume * Self.duckFactor
+            duck = Duck(saved: volume, lowered: lowered)
+            return [.send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))")]
+        case .ducking(.ended):
+            guard let current = duck else { return [] }
+            duck = nil
+            if current.changedByUser {
+                return [.log("\(busName) not restored to volume \(ForeignPlayerCommand.format(current.saved)): the user changed it")]
+            }
+            return [.send(.setVolume(current.saved), reason: "ducking ended")]
+        case .routeChange(let change) where change.reason == .oldDeviceUnavailable:
+            guard isPlaying else { return [] }
+            guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): its output went away")] }
+            let gone = change.previousRoute.outputs.map(\.name).joined(separator: ", ")
+            return [.send(.pause, reason: "output \(gone.isEmpty ? "device" : gone) went away")]
+        default:
+            return []
+        }
+    }
+
+    /// What to undo when the tracker stops while the player is still there: its volume.
+    mutating func undo() -> [ForeignPlayerAction] {
+        guard let current = duck else { return [] }
+        duck = nil
+        return current.changedByUser ? [] : [.send(.setVolume(current.saved), reason: "tracker stopped")]
+    }
+
+    /// Volumes equal up to what a player's own storage rounds away (mpv keeps a float percentage).
+    static func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.0005 }
+}

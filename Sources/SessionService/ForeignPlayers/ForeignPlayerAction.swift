@@ -1,0 +1,13 @@
+/// What a decision about a foreign player asks the tracker to do. Decisions are made under the
+/// tracker's lock; actions are carried out after it is released (they call into the policy engine,
+/// whose events come back into the tracker, and onto the bus).
+enum ForeignPlayerAction: Sendable, Hashable {
+    /// The player started playing: activate its session (non-mixable playback).
+    case activate
+    /// The player stopped or paused by itself: deactivate its session, without notify-others.
+    case deactivate
+    /// Ask the player to do `command`; `reason` ends the log line.
+    case send(ForeignPlayerCommand, reason: String)
+    /// Only a log line.
+    case log(String)
+}

@@ -1,0 +1,51 @@
+import DBus
+
+/// Everything the daemon ever asks of a foreign player. A player is someone else's program: the
+/// policy may pause it, resume what it paused and lower its volume — nothing else (no Stop, no
+/// seeking, no OpenUri, no Quit). Keeping the list closed here makes that a property of the type.
+enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
+    case pause
+    case play
+    case setVolume(Double)
+
+    /// The method call to `owner` (the player's unique name, so a call never reaches whoever
+    /// takes the well-known name over in between).
+    func message(to owner: String) -> Message {
+        switch self {
+        case .pause:
+            return .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
+                               interface: ForeignPlayerNames.playerInterface, member: "Pause")
+        case .play:
+            return .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
+                               interface: ForeignPlayerNames.playerInterface, member: "Play")
+        case .setVolume(let volume):
+            return .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
+                               interface: ForeignPlayerNames.propertiesInterface, member: "Set",
+                               body: [.string(ForeignPlayerNames.playerInterface), .string("Volume"),
+                                      .variant(.double(volume))])
+        }
+    }
+
+    /// The past tense for the log line ("paused org.mpris.MediaPlayer2.mpv: …").
+    var description: String {
+        switch self {
+        case .pause: "paused"
+        case .play: "resumed"
+        case .setVolume(let volume): "set volume \(Self.format(volume)) of"
+        }
+    }
+
+    static func format(_ volume: Double) -> String {
+        let rounded = (volume * 1000).rounded() / 1000
+        return "\(rounded)"
+    }
+}
+
+/// The one read: the player's properties, asked of its unique name.
+enum ForeignPlayerQuery {
+    static func getAll(of owner: String) -> Message {
+        .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
+                    interface: ForeignPlayerNames.propertiesInterface, member: "GetAll",
+                    body: [.string(ForeignPlayerNames.playerInterface)])
+    }
+}

@@ -1,0 +1,81 @@
+import DBus
+import SessionCore
+
+/// Carrying out `ForeignPlayerAction`s, outside the tracker's lock.
+extension ForeignPlayerTracker {
+    /// Performs `actions` for the appearance `token` of `name`. `owner` is given for a player no
+    /// longer in the table (being dropped); otherwise it is looked up, and actions for a player
+    /// that went away meanwhile are skipped.
+    func perform(_ actions: [ForeignPlayerAction], for name: String, token: UInt64, owner: String? = nil) {
+        for action in actions {
+            switch action {
+            case .activate:
+                activate(name, token: token)
+            case .deactivate:
+                // A session the policy interrupted is inactive already and must stay interrupted
+                // (its *ended* may resume the player): only an active one is deactivated, and
+                // without notify-others (a player stopping tells nobody to resume).
+                guard let session = session(of: name, token: token), session.isActive else { continue }
+                _ = try? session.setActive(false)
+            case .send(let command, let reason):
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                send(command, to: target, name: name, token: token, reason: reason)
+            case .log(let line):
+                log(line)
+            }
+        }
+    }
+
+    /// The player started playing: its session activates, which interrupts the non-mixable
+    /// session playing so far (the engine's rule). Refused (a call owns audio): pause it again.
+    private func activate(_ name: String, token: UInt64) {
+        guard let session = session(of: name, token: token), !session.isActive else { return }
+        do {
+            try session.setActive(true)
+        } catch {
+            let stillInterrupted = session.isInterrupted
+            let more = modify(name, token) { $0.player.activationRefused(error, stillInterrupted: stillInterrupted) } ?? []
+            perform(more, for: name, token: token)
+        }
+    }
+
+    /// Sends `command` to the player's unique name; the answer (or its absence, after the
+    /// timeout) is only logged — nothing ever waits for a player.
+    ///
+    /// After a resume the session is activated if the player already reports `Playing`: a player
+    /// that batches its signals (mpv-mpris, 100 ms) may fold our Pause and Play into no change at
+    /// all, and then no status change would ever activate it.
+    private func send(_ command: ForeignPlayerCommand, to owner: String, name: String, token: UInt64,
+                      reason: String) {
+        connection.call(command.message(to: owner), timeout: Self.callTimeout) { [weak self, log] result in
+            switch result {
+            case .success:
+                log("\(command) \(name): \(reason)")
+                if command == .play, let self,
+                   self.modify(name, token, { $0.player.isPlaying }) == true {
+                    self.activate(name, token: token)
+                }
+            case .failure(let error):
+                log("could not have \(name) \(command.verb) (\(reason)): \(error)")
+            }
+        }
+    }
+
+    private func owner(of name: String, token: UInt64) -> String? {
+        state.withLock { state in
+            guard let tracked = state.tracked[name], tracked.player.token == token else { return nil }
+            return tracked.player.owner
+        }
+    }
+}
+
+extension ForeignPlayerCommand {
+    /// The infinitive for failure lines ("could not have … pause").
+    var verb: String {
+        switch self {
+        case .pause: "pause"
+        case .play: "play"
+        case .setVolume(let volume): "set its volume to \(Self.format(volume))"
+        }
+    }
+}

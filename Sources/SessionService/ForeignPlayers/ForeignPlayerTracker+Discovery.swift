@@ -1,0 +1,75 @@
+import DBus
+
+/// Finding players: who owns which `org.mpris.MediaPlayer2.*` name, now and from now on.
+extension ForeignPlayerTracker {
+    /// `ListNames`, then the owner of each player name (the subscription to `NameOwnerChanged` is
+    /// already in place, so a player that appears meanwhile is not missed).
+    func listPlayers(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
+        let request = Message.methodCall(destination: ForeignPlayerNames.busDaemon, path: ForeignPlayerNames.busDaemonPath,
+                                         interface: ForeignPlayerNames.busDaemon, member: "ListNames")
+        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
+            guard let self else { return completion(.failure(Self.stoppedError)) }
+            switch result {
+            case .success(let reply):
+                for name in Self.strings(reply.body.first) where ForeignPlayerNames.isPlayerName(name) {
+                    self.lookUpOwner(of: name)
+                }
+                completion(.success(()))
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
+    private func lookUpOwner(of name: String) {
+        let request = Message.methodCall(destination: ForeignPlayerNames.busDaemon, path: ForeignPlayerNames.busDaemonPath,
+                                         interface: ForeignPlayerNames.busDaemon, member: "GetNameOwner",
+                                         body: [.string(name)])
+        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
+            // Gone again already: its NameOwnerChanged said so (or will).
+            guard case .success(let reply) = result, case .string(let owner)? = reply.body.first,
+                  !owner.isEmpty else { return }
+            self?.ownerChanged(of: name, to: owner)
+        }
+    }
+
+    /// `NameOwnerChanged(s name, s old, s new)` from the bus.
+    func nameOwnerChanged(_ signal: Message) {
+        guard signal.body.count == 3, case .string(let name) = signal.body[0],
+              ForeignPlayerNames.isPlayerName(name), case .string(let owner) = signal.body[2] else { return }
+        ownerChanged(of: name, to: owner.isEmpty ? nil : owner)
+    }
+
+    /// `name` is owned by `owner` now (nil: nobody). Idempotent: the same owner twice changes
+    /// nothing. A new owner is a new player (the old one's session goes).
+    func ownerChanged(of name: String, to owner: String?) {
+        // Asked outside the lock: the check belongs to the caller and may take locks of its own.
+        let isOwn = owner.map(isOwnSession) ?? false
+        let (removed, added, newlyIgnored) = state.withLock { state -> (Tracked?, ForeignPlayer?, Bool) in
+            guard state.phase == .running else { return (nil, nil, false) }
+            if let current = state.tracked[name], current.player.owner == owner { return (nil, nil, false) }
+            let removed = state.tracked.removeValue(forKey: name)
+            let wasIgnored = state.ignored.removeValue(forKey: name)
+            guard let owner else { return (removed, nil, false) }
+            if isOwn {
+                state.ignored[name] = owner
+                return (removed, nil, wasIgnored != owner)
+            }
+            state.nextToken &+= 1
+            let player = ForeignPlayer(busName: name, owner: owner, token: state.nextToken)
+            state.tracked[name] = Tracked(player: player)
+            return (removed, player, false)
+        }
+        if let removed {
+            discard(removed, reason: owner == nil ? "its name went away" : "its name changed owner", restoreVolume: false)
+        }
+        if newlyIgnored, let owner { log("left \(name) alone: \(owner) is one of our own sessions") }
+        if let added { follow(added) }
+    }
+
+    /// The strings of an `as` (ListNames' answer); anything else gives none.
+    static func strings(_ value: DBusValue?) -> [String] {
+        guard case .array(.string, let elements)? = value else { return [] }
+        return elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
+    }
+}

@@ -1,0 +1,142 @@
+import DBus
+import SessionCore
+
+/// One player's life: followed, read, given a session, changed, dropped.
+extension ForeignPlayerTracker {
+    /// Subscribes to the player's `PropertiesChanged`, then reads its properties.
+    func follow(_ player: ForeignPlayer) {
+        let name = player.busName
+        let token = player.token
+        let rule = MatchRule(sender: player.owner, interface: ForeignPlayerNames.propertiesInterface,
+                             member: "PropertiesChanged", path: ForeignPlayerNames.objectPath,
+                             arguments: [0: ForeignPlayerNames.playerInterface])
+        connection.subscribe(rule, { [weak self] signal in
+            self?.propertiesChanged(signal, of: name, token: token)
+        }, completion: { [weak self] result in
+            guard let self else {
+                if case .success(let subscription) = result { subscription.cancel() }
+                return
+            }
+            switch result {
+            case .success(let subscription):
+                let kept = self.modify(name, token) { $0.signals = subscription } != nil
+                guard kept else { return subscription.cancel() }
+                self.readProperties(of: player)
+            case .failure(let error):
+                self.log("cannot follow \(name): \(error)")
+                if let removed = self.take(name, token) {
+                    self.discard(removed, reason: nil, restoreVolume: false)
+                }
+            }
+        })
+    }
+
+    /// `GetAll`, then the player gets its session. A player that fails to answer (it exports its
+    /// object late, it hangs) still gets one: its signals build the picture up.
+    private func readProperties(of player: ForeignPlayer) {
+        let name = player.busName
+        let token = player.token
+        connection.call(ForeignPlayerQuery.getAll(of: player.owner), timeout: Self.callTimeout) { [weak self] result in
+            guard let self else { return }
+            var read: MPRISPlayerProperties?
+            switch result {
+            case .success(let reply):
+                read = MPRISPlayerProperties(dictionary: reply.body.first ?? .array(element: .byte, []))
+            case .failure(let error):
+                self.log("cannot read \(name): \(error)")
+            }
+            self.attachSession(to: name, token: token, read: read)
+        }
+    }
+
+    private func attachSession(to name: String, token: UInt64, read: MPRISPlayerProperties?) {
+        let session: AudioSession
+        do {
+            session = try system.makeSession(SessionConfiguration(.playback))
+        } catch {
+            log("cannot make a session for \(name): \(error)")
+            return
+        }
+        let events = session.onEvent { [weak self] event in
+            self?.sessionEvent(event, of: name, token: token)
+        }
+        let outcome = modify(name, token) { tracked -> (ForeignPlayer, [ForeignPlayerAction]) in
+            tracked.session = session
+            tracked.events = events
+            let actions = tracked.player.load(read)
+            return (tracked.player, actions)
+        }
+        guard let (player, actions) = outcome else {
+            events.cancel()
+            return  // gone meanwhile; the session goes with this scope, outside the lock
+        }
+        log("tracking \(name) (\(player.owner)) as session \(session.id.rawValue): \(player.statusText)")
+        perform(actions, for: name, token: token)
+    }
+
+    /// A `PropertiesChanged` of the player interface from the player's unique name.
+    private func propertiesChanged(_ signal: Message, of name: String, token: UInt64) {
+        guard let change = MPRISPlayerProperties(propertiesChanged: signal.body) else { return }
+        let actions = modify(name, token) { $0.player.update(change) } ?? []
+        perform(actions, for: name, token: token)
+    }
+
+    /// An event of the player's session.
+    private func sessionEvent(_ event: SessionEvent, of name: String, token: UInt64) {
+        var cause = "the policy"
+        if case .interruption(.began(let reason)) = event {
+            cause = interrupter(of: name, token: token, reason: reason)
+        }
+        let actions = modify(name, token) { $0.player.handle(event, cause: cause) } ?? []
+        perform(actions, for: name, token: token)
+    }
+
+    /// Who holds the player's session interrupted, for the log line.
+    private func interrupter(of name: String, token: UInt64, reason: InterruptionReason) -> String {
+        guard let session = session(of: name, token: token),
+              let cause = system.engine.session(session.id)?.interruptedBy else { return "\(reason)" }
+        switch cause {
+        case .session(let id): return "session \(id.rawValue)"
+        case .suspended: return "the screen lock"
+        case .builtInMicMuted: return "the muted microphone"
+        case .routeDisconnected: return "the lost route"
+        }
+    }
+
+    /// Drops a player: its subscriptions end and its session is removed (here, outside the lock),
+    /// which releases everything it held interrupted and every ducking it caused.
+    func discard(_ tracked: Tracked, reason: String?, restoreVolume: Bool) {
+        tracked.signals?.cancel()
+        tracked.events?.cancel()
+        var player = tracked.player
+        if restoreVolume { perform(player.undo(), for: player.busName, token: player.token, owner: player.owner) }
+        if let reason, tracked.session != nil { log("stopped tracking \(player.busName): \(reason)") }
+    }
+
+    // MARK: State access
+
+    /// Runs `change` on the tracked player if it is still the appearance `token`; nil otherwise.
+    func modify<R>(_ name: String, _ token: UInt64, _ change: (inout Tracked) -> R) -> R? {
+        state.withLock { state in
+            guard var tracked = state.tracked[name], tracked.player.token == token else { return nil }
+            let result = change(&tracked)
+            state.tracked[name] = tracked
+            return result
+        }
+    }
+
+    /// Removes the tracked player if it is still the appearance `token`.
+    func take(_ name: String, _ token: UInt64) -> Tracked? {
+        state.withLock { state in
+            guard let tracked = state.tracked[name], tracked.player.token == token else { return nil }
+            return state.tracked.removeValue(forKey: name)
+        }
+    }
+
+    func session(of name: String, token: UInt64) -> AudioSession? {
+        state.withLock { state in
+            guard let tracked = state.tracked[name], tracked.player.token == token else { return nil }
+            return tracked.session
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import DBus
+import SessionCore
+import Synchronization
+
+/// Treats every ordinary MPRIS player on the session bus (mpv with mpv-mpris, browsers, …) — a
+/// program that knows nothing of audio sessions — as a non-mixable *playback* session that is
+/// active while its `PlaybackStatus` is `Playing` (issue 6; design.md, "Policy daemon").
+///
+/// The policy then reaches it through the only three things MPRIS lets us do to someone else's
+/// player (`ForeignPlayerCommand`): interrupted → `Pause`; a resumable interruption ended and we
+/// paused it → `Play`; ducked → a lower `Volume`, the exact prior value restored afterwards; its
+/// output device went away → `Pause`. The rules themselves are in `ForeignPlayer`.
+///
+/// How it works, on the connection's I/O thread, without Swift concurrency, timers or polling:
+/// - Names: `NameOwnerChanged` is followed first, then `ListNames` + `GetNameOwner` find the
+///   players already there (the bus delivers its signals and replies in order, so the newest
+///   word about a name is always the last one applied). Names whose owner `isOwnSession` (our own
+///   `mprisd play`, which registers a session of its own) are left alone.
+/// - Per player: `PropertiesChanged` from its unique name on `/org/mpris/MediaPlayer2`, then
+///   `GetAll`; signals that arrive before `GetAll` answers are already part of the answer.
+/// - Every call to a player is asynchronous with a timeout: a player that never answers costs a
+///   log line, never a blocked thread. A player whose name goes (exit, crash) is dropped with its
+///   session, which undoes everything that session caused to others.
+///
+/// Thread safety: state behind one lock that is never held while calling the policy engine (its
+/// events come straight back here) or the bus.
+public final class ForeignPlayerTracker: Sendable {
+    public typealias OwnSessionCheck = @Sendable (String) -> Bool
+    public typealias Log = @Sendable (String) -> Void
+
+    let connection: Connection
+    let system: AudioSystem
+    let isOwnSession: OwnSessionCheck
+    let log: Log
+    let state = Mutex(State())
+
+    /// How long a player gets to answer any call.
+    static let callTimeout: Duration = .seconds(5)
+
+    /// One tracked name: the player and what stands for it in the policy engine.
+    struct Tracked: Sendable {
+        var player: ForeignPlayer
+        /// Made once `GetAll` answered.
+        var session: AudioSession?
+        var events: EventSubscription?
+        var signals: SignalSubscription?
+    }
+
+    struct State {
+        enum Phase { case created, running, stopped }
+
+        var phase = Phase.created
+        var tracked: [String: Tracked] = [:]
+        /// Names left alone because their owner is one of our own sessions (name → owner).
+        var ignored: [String: String] = [:]
+        var nextToken: UInt64 = 0
+        var nameSubscription: SignalSubscription?
+        var eventToken: UInt64?
+    }
+
+    /// A tracker of the players on `connection` (the session bus), as sessions of `system`.
+    /// `isOwnSession` tells whether a unique name belongs to one of our own sessions; `log` gets
+    /// one line per thing done to a player. Nothing happens until `start`.
+    public init(connection: Connection, system: AudioSystem,
+                isOwnSession: @escaping OwnSessionCheck, log: @escaping Log) {
+        self.connection = connection
+        self.system = system
+        self.isOwnSession = isOwnSession
+        self.log = log
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The players tracked now (those whose properties have been read), by bus name.
+    public var players: [PolicyStatus.Player] {
+        state.withLock { state in
+            state.tracked.values.compactMap { tracked -> PolicyStatus.Player? in
+                guard let session = tracked.session else { return nil }
+                let player = tracked.player
+                return PolicyStatus.Player(busName: player.busName, owner: player.owner, status: player.statusText,
+                                           session: session.id.rawValue, pausedByPolicy: player.pausedByPolicy,
+                                           ducked: player.duck != nil)
+            }
+        }.sorted { $0.busName < $1.busName }
+    }
+
+    /// Starts following the bus. `completion` runs (on the I/O thread) once the players that
+    /// exist now are known and their properties are being read; it fails only when the bus refuses
+    /// the subscription or `stop` came first. Starts once; a stopped tracker stays stopped.
+    public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void = { _ in }) {
+        let allowed = state.withLock { state -> Bool in
+            guard state.phase == .created else { return false }
+            state.phase = .running
+            return true
+        }
+        guard allowed else { return completion(.failure(.failed("the foreign player tracker was already started"))) }
+        let token = connection.onEvent { [weak self] event in
+            if event == .disconnected { self?.dropAll(reason: "the bus connection was lost") }
+        }
+        state.withLock { $0.eventToken = token }
+
+        let rule = MatchRule(sender: ForeignPlayerNames.busDaemon, interface: ForeignPlayerNames.busDaemon,
+                             member: "NameOwnerChanged", path: ForeignPlayerNames.busDaemonPath)
+        connection.subscribe(rule, { [weak self] in self?.nameOwnerChanged($0) }) { [weak self] result in
+            switch result {
+            case .success(let subscription):
+                guard let self, self.keepNameSubscription(subscription) else {
+                    subscription.cancel()
+                    return completion(.failure(Self.stoppedError))
+                }
+                self.listPlayers(completion: completion)
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Stops following the bus: every player's session is removed (undoing what it did to
+    /// others) and volumes we lowered are set back. Players we paused stay paused.
+    public func stop() {
+        let (tracked, subscription, token) = state.withLock { state in
+            state.phase = .stopped
+            defer {
+                state.tracked.removeAll()
+                state.ignored.removeAll()
+                state.nameSubscription = nil
+                state.eventToken = nil
+            }
+            return (Array(state.tracked.values), state.nameSubscription, state.eventToken)
+        }
+        subscription?.cancel()
+        if let token { connection.removeEventHandler(token) }
+        for entry in tracked { discard(entry, reason: nil, restoreVolume: true) }
+    }
+
+    static let stoppedError = DBusError.failed("the foreign player tracker was stopped while starting")
+
+    private func keepNameSubscription(_ subscription: SignalSubscription) -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.nameSubscription = subscription
+            return true
+        }
+    }
+
+    /// Forgets every player (the bus went away: none of them can be reached any more).
+    private func dropAll(reason: String) {
+        let tracked = state.withLock { state in
+            defer { state.tracked.removeAll() }
+            return Array(state.tracked.values)
+        }
+        for entry in tracked { discard(entry, reason: reason, restoreVolume: false) }
+    }
+}

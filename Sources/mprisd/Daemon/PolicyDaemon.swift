@@ -1,0 +1,196 @@
+import AudioDevices
+import CLinux
+import DBus
+import Foundation
+import Player
+import SessionCore
+import SessionService
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `mprisd` (the daemon) was asked to do.
+struct DaemonOptions {
+    /// The ALSA control device for jacks and volume; nil: the card of the default output.
+    var control: String?
+    var verbose = false
+}
+
+/// `mprisd` with no subcommand: the desktop's audio policy daemon, in the foreground.
+///
+/// One `AudioSystem` for every process: sessions over D-Bus (`PolicyService`), ordinary MPRIS
+/// players as sessions (`ForeignPlayerTracker`), and the machine's inputs observed once for
+/// everyone — jacks, mixer and Bluetooth (`RouteMonitoring`), the screen lock (`LockMonitor`),
+/// silent mode and the route pick (state files, followed through inotify).
+///
+/// Synchronous and event-driven: the main thread sleeps in `poll()` on the stop signals and the
+/// bus's disconnection; every other part has a thread of its own asleep in `poll()`. No Swift
+/// concurrency and no timer, so an idle daemon wakes up zero times per second.
+enum PolicyDaemon {
+    static func run(_ options: DaemonOptions) -> Int32 {
+        let log = DaemonLog(verbose: options.verbose)
+        let signals: StopSignals
+        do { signals = try StopSignals() } catch {
+            log.warning("\(error)")
+            return ExitStatus.failure
+        }
+        let connection: Connection
+        do {
+            connection = try Connection(bus: .session)
+        } catch {
+            log.warning("no session bus: \(error.message)")
+            return ExitStatus.failure
+        }
+        defer { connection.close() }
+        guard let gone = EventLatch() else {
+            log.warning("eventfd failed: errno \(errno)")
+            return ExitStatus.failure
+        }
+        let eventToken = connection.onEvent { event in
+            if event == .disconnected { gone.open() }
+        }
+        defer { connection.removeEventHandler(eventToken) }
+
+        let conditions = SystemConditions(isSilentMode: SilentModeSetting.read())
+        let system = AudioSystem(conditions: conditions)
+        let parts = Parts()
+        let routing = SystemRouting(system: system, log: { log.info($0) },
+                                    onChange: { parts.service?.systemConditionsChanged() })
+        let service = PolicyService(
+            connection: connection, system: system, version: Version.string,
+            log: { log.info($0) },
+            setSilentMode: { on in
+                do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
+                system.setSilentMode(on)
+                parts.service?.systemConditionsChanged()
+            },
+            setRouteOverride: { portID throws(SessionError) in
+                if let portID, !system.conditions.availableOutputs.contains(where: { $0.id == portID }) {
+                    throw .badParam(.unknownPort(portID))
+                }
+                do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
+                routing.routePicked(portID)
+            },
+            statusExtras: { status in
+                status.players = parts.players?.players ?? []
+                if parts.routes?.followsVolume != true { status.outputVolume = nil }
+            })
+        parts.service = service
+        do {
+            try service.start()
+        } catch {
+            log.warning("cannot export the policy object: \(error)")
+            return ExitStatus.failure
+        }
+        defer { service.close() }
+        switch claimName(connection, log: log) {
+        case .some(let status): return status
+        case .none: break
+        }
+
+        let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
+        parts.routes = routes
+        defer { routes.stop() }
+        let silentWatch = followSilentMode(system: system, service: service, log: log)
+        defer { silentWatch?.stop() }
+        let lock = watchLock(system: system, service: service, log: log)
+        defer { lock?.stop() }
+        let players = ForeignPlayerTracker(connection: connection, system: system,
+                                           isOwnSession: { service.ownsSessions($0) },
+                                           log: { log.info($0) })
+        parts.players = players
+        players.start { result in
+            if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
+        }
+        defer { players.stop() }
+        log.info("mprisd \(Version.string): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
+
+        if let signal = signals.wait(orReadable: gone.fileDescriptor) {
+            log.info("stopping (signal \(signal))")
+        } else {
+            log.warning("the session bus went away; stopping")
+            return ExitStatus.failure
+        }
+        return ExitStatus.success  // closing the connection releases the name
+    }
+
+    /// Requests `org.mprisd.AudioPolicy`; nil when it is ours, else the exit status.
+    private static func claimName(_ connection: Connection, log: DaemonLog) -> Int32? {
+        do {
+            switch try connection.requestNameAndWait(AudioPolicyNames.busName, flags: [.doNotQueue]) {
+            case .primaryOwner, .alreadyOwner:
+                return nil
+            default:
+                let owner = nameOwner(connection, AudioPolicyNames.busName)
+                log.warning("another policy daemon already owns \(AudioPolicyNames.busName)"
+                            + (owner.map { " (\($0))" } ?? "") + "; exiting")
+                return ExitStatus.unavailable
+            }
+        } catch {
+            log.warning("cannot own \(AudioPolicyNames.busName): \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    /// The unique name owning `name` (for messages), nil if unknown.
+    private static func nameOwner(_ connection: Connection, _ name: String) -> String? {
+        guard let path = try? ObjectPath("/org/freedesktop/DBus") else { return nil }
+        let call = Message.methodCall(destination: "org.freedesktop.DBus", path: path,
+                                      interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                                      body: [.string(name)])
+        guard let reply = try? connection.callAndWait(call, timeout: .seconds(2)),
+              case .string(let owner)? = reply.body.first else { return nil }
+        return owner
+    }
+
+    /// Silent mode from its state file, followed while running (`mprisd silent on|off`).
+    private static func followSilentMode(system: AudioSystem, service: PolicyService, log: DaemonLog) -> StateFileWatcher? {
+        do {
+            return try StateFileWatcher(SilentModeSetting.file) { text in
+                let on = SilentModeSetting.parse(text) ?? false
+                guard on != system.conditions.isSilentMode else { return }
+                log.info("silent mode \(on ? "on" : "off")")
+                system.setSilentMode(on)
+                service.systemConditionsChanged()
+            }
+        } catch {
+            log.warning("silent mode is not followed while running: \(error)")
+            return nil
+        }
+    }
+
+    /// The screen lock from logind on the system bus; quiet when there is no system bus or logind.
+    private static func watchLock(system: AudioSystem, service: PolicyService, log: DaemonLog) -> LockWatch? {
+        guard let bus = try? Connection(bus: .system) else {
+            log.debug("no system bus: the screen lock is not followed")
+            return nil
+        }
+        let monitor = LockMonitor(connection: bus) { locked in
+            guard locked != system.conditions.isLocked else { return }
+            log.info(locked ? "screen locked" : "screen unlocked")
+            system.setLocked(locked)
+            service.systemConditionsChanged()
+        }
+        monitor.start { result in
+            if case .failure(let error) = result { log.debug("screen lock not followed: \(error)") }
+        }
+        return LockWatch(bus: bus, monitor: monitor)
+    }
+}
+
+/// The logind monitor and its system-bus connection, stopped together.
+private struct LockWatch {
+    let bus: Connection
+    let monitor: LockMonitor
+    func stop() {
+        monitor.stop()
+        bus.close()
+    }
+}
+
+/// The parts the service's closures reach, filled in once each exists.
+private final class Parts: @unchecked Sendable {  // invariant: every field is written on the main thread before the bus name is requested or the part starts; later only read
+    var service: PolicyService?
+    var routes: RouteMonitoring?
+    var players: ForeignPlayerTracker?
+}

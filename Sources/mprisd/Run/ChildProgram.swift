@@ -1,0 +1,85 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The program `mprisd run` wraps: spawned with `posix_spawnp` (searching `PATH`), sharing the
+/// terminal, stdin/stdout/stderr and process group, with an empty signal mask; waited for on a
+/// `signalfd` together with SIGINT/SIGTERM/SIGHUP, which are passed on to it (a Ctrl-C reaches it
+/// from the terminal anyway). No polling: the main thread sleeps until the child ends.
+struct ChildProgram {
+    let pid: pid_t
+    private let signals: Int32
+
+    /// Blocks SIGCHLD, SIGINT, SIGTERM and SIGHUP and returns a `signalfd` for them. Call it on
+    /// the main thread before any other thread starts (threads inherit the mask; a thread that
+    /// did not block SIGTERM would die of it).
+    static func takeSignals() throws(RunError) -> Int32 {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let fd = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        guard fd >= 0 else { throw RunError("signalfd failed: \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
+    /// Starts `command` (`command[0]` looked up in `PATH`); `signals` comes from `takeSignals`
+    /// and is closed by `wait`.
+    /// - Throws: a message naming the program when it cannot be started.
+    init(_ command: [String], signals: Int32) throws(RunError) {
+        self.signals = signals
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child = pid_t()
+        let code = posix_spawnp(&child, command[0], nil, &attributes, &argv, environ)
+        guard code == 0 else {
+            throw RunError("cannot run \(command[0]): \(String(cString: strerror(code)))")
+        }
+        pid = child
+    }
+
+    /// Waits until the program ends, passing stop signals on; returns its exit status, or
+    /// 128 + the signal that killed it (as shells report it).
+    func wait() -> Int32 {
+        defer { close(signals) }
+        var entry = pollfd(fd: signals, events: Int16(POLLIN), revents: 0)
+        while true {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return Self.exitStatus(status) }
+            if reaped < 0, errno != EINTR { return 1 }
+            if poll(&entry, 1, -1) < 0 { continue }
+            var info = signalfd_siginfo()
+            while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {
+                let number = Int32(info.ssi_signo)
+                if number != SIGCHLD { kill(pid, number) }
+            }
+        }
+    }
+
+    private static func exitStatus(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        if signal == 0 { return (status >> 8) & 0xff }
+        return 128 + signal
+    }
+}
+
+/// A failure of `mprisd run` itself, with a message for people.
+struct RunError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

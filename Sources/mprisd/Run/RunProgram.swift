@@ -1,0 +1,104 @@
+import DBus
+import SessionCore
+import SessionService
+
+/// `mprisd run`: a program inside an audio session of the policy daemon. Registers the session,
+/// activates it, runs the program, deactivates (with notify-others if asked) when it exits, and
+/// exits with the program's status. Without a daemon (none running, none activatable) or without
+/// a session bus the program still runs — the session is what is missing, and that is said.
+enum RunProgram {
+    struct Request {
+        var command: [String]
+        var configuration: SessionConfiguration
+        var name: String
+        var notifyOthers: Bool
+        var verbose: Bool
+    }
+
+    static func run(_ request: Request) -> Int32 {
+        let signals: Int32
+        do { signals = try ChildProgram.takeSignals() } catch {
+            Output.error("mprisd run: \(error)")
+            return ExitStatus.failure
+        }
+        let link = SessionLink.open(request)
+        let child: ChildProgram
+        do {
+            child = try ChildProgram(request.command, signals: signals)
+        } catch {
+            link?.close(notifyOthers: false)
+            Output.error("mprisd run: \(error)")
+            return 127
+        }
+        let status = child.wait()
+        link?.close(notifyOthers: request.notifyOthers)
+        return status
+    }
+}
+
+/// The session `mprisd run` holds for its program.
+private struct SessionLink {
+    let connection: Connection
+    let client: PolicyClient
+    let session: RemoteSession
+    let subscription: RemoteEventSubscription
+
+    /// Registers and activates; nil (with a message) when there is no daemon to talk to.
+    static func open(_ request: RunProgram.Request) -> SessionLink? {
+        let program = request.command[0]
+        let connection: Connection
+        do {
+            connection = try Connection(bus: .session)
+        } catch {
+            Output.error("mprisd run: no session bus (\(error.message)); running \(program) without an audio session")
+            return nil
+        }
+        startDaemonIfActivatable(connection)
+        do {
+            let client = try PolicyClient(connection: connection)
+            let session = try client.register(request.configuration, name: request.name)
+            let verbose = request.verbose
+            let subscription = session.onEvent { event in
+                if verbose { Output.error("mprisd run: \(event)") }
+            }
+            do {
+                try session.activate()
+            } catch {
+                Output.error("mprisd run: the session was not activated (\(error)); running \(program) anyway")
+            }
+            return SessionLink(connection: connection, client: client, session: session, subscription: subscription)
+        } catch SessionError.mediaServicesFailed {
+            Output.error("mprisd run: no policy daemon on the session bus (start 'mprisd' or install the user service); running \(program) without an audio session")
+        } catch {
+            Output.error("mprisd run: \(error); running \(program) without an audio session")
+        }
+        connection.close()
+        return nil
+    }
+
+    /// Deactivates (letting the sessions it interrupted resume if `notifyOthers`) and leaves.
+    func close(notifyOthers: Bool) {
+        do {
+            try session.deactivate(notifyOthers: notifyOthers)
+        } catch SessionError.isBusy {
+            // Deactivated all the same.
+        } catch {
+            Output.error("mprisd run: deactivating the session: \(error)")
+        }
+        subscription.cancel()
+        session.unregister()
+        client.close()
+        connection.close()
+    }
+
+    /// Asks the bus to start the daemon when it is D-Bus-activatable and not running
+    /// (`StartServiceByName` returns once the name is owned); nothing happens otherwise.
+    private static func startDaemonIfActivatable(_ connection: Connection) {
+        guard !PolicyClient.isDaemonAvailable(connection, timeout: .seconds(2)),
+              let path = try? ObjectPath("/org/freedesktop/DBus") else { return }
+        _ = try? connection.callAndWait(
+            .methodCall(destination: "org.freedesktop.DBus", path: path, interface: "org.freedesktop.DBus",
+                        member: "StartServiceByName", body: [.string(AudioPolicyNames.busName), .uint32(0)]),
+            timeout: .seconds(25))
+    }
+}

@@ -1,0 +1,44 @@
+import DBus
+import Foundation
+import SessionCore
+import SessionService
+import TestSupport
+import XCTest
+
+/// A client survives the daemon: lost, then reset and registered again.
+final class PolicyClientRestartTests: PolicyTestCase {
+    func testClientsAreResetAndRegisteredAgainWhenTheDaemonRestarts() async throws {
+        let first = try startDaemon()
+        let client = try makeClient()
+        XCTAssertTrue(PolicyClient.isDaemonAvailable(client.connection))
+        let music = try client.register(SessionConfiguration(.playback, mode: .spokenAudio), name: "music")
+        let idle = try client.register(SessionConfiguration(.ambient), name: "chime")
+        let events = record(music)
+        let idleEvents = record(idle)
+        try music.activate()
+
+        first.service.close()
+        first.connection.close()
+        try await events.wait(for: .mediaServicesLost)
+        XCTAssertFalse(PolicyClient.isDaemonAvailable(client.connection))
+        XCTAssertNil(music.path)
+        XCTAssertThrowsError(try music.activate()) { XCTAssertEqual($0 as? SessionError, .mediaServicesFailed) }
+
+        let second = try startDaemon()
+        try await events.wait(for: .mediaServicesReset)
+        try await idleEvents.wait(for: .mediaServicesReset)
+        XCTAssertEqual(events.elements, [.mediaServicesLost, .mediaServicesReset])
+        let sessions = try status().sessions
+        XCTAssertEqual(sessions.map(\.name), ["music", "chime"])
+        XCTAssertEqual(sessions.map(\.owner), [client.connection.uniqueName, client.connection.uniqueName])
+        XCTAssertEqual(sessions.first?.mode, "spokenAudio")
+        XCTAssertEqual(sessions.map(\.active), [true, false], "active again only if it was active")
+        XCTAssertTrue(music.isActive)
+        XCTAssertTrue(second.service.ownsSessions(client.connection.uniqueName))
+
+        // And it works with the new daemon: its signals are accepted.
+        let (other, _) = try playbackSession("other")
+        try other.activate()
+        try await events.wait(for: .interruption(.began(reason: .default)))
+    }
+}
