@@ -19,7 +19,11 @@ final class PlayerRouteTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: file)
     }
 
-    private func transport(_ engine: PlayerEngine) -> Transport { engine.shared.withLock { $0.transport } }
+    /// The transport once every queued session step ran (steps run on the engine's own thread).
+    private func transport(_ engine: PlayerEngine) -> Transport {
+        engine.steps.enqueueAndWait {}
+        return engine.shared.withLock { $0.transport }
+    }
 
     func testUnplugPausesAndPlugInDoesNot() async throws {
         let engine = try PlayerEngine(options: PlayOptions(), queue: PlayQueue(items: [file]), sink: SilentOutput(),

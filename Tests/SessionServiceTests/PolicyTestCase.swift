@@ -18,7 +18,7 @@ class PolicyTestCase: BusTestCase {
 
     private var services: [PolicyService] = []
     private var clients: [PolicyClient] = []
-    private var keep: [RemoteEventSubscription] = []
+    private var keep: [EventSubscription] = []
 
     override func tearDown() {
         for client in clients { client.close() }

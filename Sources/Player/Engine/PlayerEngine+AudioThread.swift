@@ -237,7 +237,8 @@ extension PlayerEngine {
     }
 
     private func finish(status: Int32) {
-        drive { $0.stop() }  // deactivate the session with notify-others (G-INT-NOTIFY)
+        driveAndWait { $0.stop() }  // deactivate the session with notify-others (G-INT-NOTIFY)
+        steps.stop()
         let played = shared.withLock { state -> Bool in
             state.finished = state.playedAnything ? status : 1
             return state.playedAnything

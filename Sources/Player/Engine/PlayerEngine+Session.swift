@@ -10,9 +10,19 @@ extension PlayerEngine {
         change { $0.transport = .stopped }
     }
 
-    /// Runs one step of the `PlaybackController` and performs its actions: session actions on the
-    /// session, output actions as transport changes for the audio thread.
-    func drive(_ step: (inout PlaybackController) -> [PlaybackAction]) {
+    /// Runs one step of the `PlaybackController` on the steps thread and performs its actions:
+    /// session actions on the session, output actions as transport changes for the audio thread.
+    func drive(_ step: @escaping @Sendable (inout PlaybackController) -> [PlaybackAction]) {
+        steps.enqueue { [weak self] in self?.performStep(step) }
+    }
+
+    /// `drive`, returning once the step was carried out (the end of playback: the session must be
+    /// deactivated, with notify-others, before the process exits).
+    func driveAndWait(_ step: @escaping @Sendable (inout PlaybackController) -> [PlaybackAction]) {
+        steps.enqueueAndWait { [weak self] in self?.performStep(step) }
+    }
+
+    private func performStep(_ step: (inout PlaybackController) -> [PlaybackAction]) {
         control.withLock { controller in
             let actions = step(&controller)
             session.perform(actions, with: &controller) { action in

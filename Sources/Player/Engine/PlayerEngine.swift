@@ -25,8 +25,13 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     /// Readable once the player finished (main thread waits on it next to the stop signals).
     public let finishedFD: Int32
     let endpoint: MPRISEndpoint?
+    /// The in-process engine: the session's when no policy daemon runs, and the routes' always.
     let system: AudioSystem
-    let session: AudioSession
+    /// The playback session: in `system`, or the policy daemon's (`RemoteSession`).
+    let session: any AudioSessionHandle
+    /// Where session steps run, in order: remote commands arrive on the D-Bus I/O thread, which
+    /// must not wait for the daemon's answer to an activation.
+    let steps = EventThread(name: "session")
     /// The player's subscription to its session's events (interruptions, route changes).
     let sessionEvents = Mutex<EventSubscription?>(nil)
     /// The session's playback rules; changed only under this lock, outside `shared`.
@@ -35,9 +40,10 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     public let routing: SystemRouting
     var audio: AudioThreadState
 
-    /// Prepares everything; nothing plays until `start()`.
+    /// Prepares everything; nothing plays until `start()`. `session`: the policy daemon's session
+    /// for this player; nil: a session of an in-process engine (the embedded default).
     public init(options: PlayOptions, queue: PlayQueue, sink: any AudioSink, endpoint: MPRISEndpoint?,
-                log: PlayerLog) throws(PlayerError) {
+                log: PlayerLog, session remote: (any AudioSessionHandle)? = nil) throws(PlayerError) {
         self.options = options
         self.log = log
         self.endpoint = endpoint
@@ -49,7 +55,8 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         system = AudioSystem()
         routing = SystemRouting(system: system) { [log] in log.message($0) }
         do {
-            session = try system.makeSession()
+            let session: any AudioSessionHandle = try remote ?? system.makeSession()
+            self.session = session
             control = Mutex(try session.apply(.mediaPlayer()))
         } catch {
             throw PlayerError("cannot set up the playback session: \(error)")

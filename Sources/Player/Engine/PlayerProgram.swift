@@ -2,6 +2,7 @@ import AudioDevices
 import DBus
 import CLinux
 import RemoteControl
+import SessionCore
 import SessionService
 #if canImport(Glibc)
 import Glibc
@@ -36,17 +37,28 @@ public enum PlayerProgram {
         if let notice = choice.notice { log.message(notice) }
 
         let (connection, endpoint) = remoteControl(options, log: log)
+        let policy = connection.flatMap { policySession($0, options: options, log: log) }
+        defer { policy?.client.close() }
         let engine: PlayerEngine
         do {
-            engine = try PlayerEngine(options: options, queue: queue, sink: choice.sink, endpoint: endpoint, log: log)
+            engine = try PlayerEngine(options: options, queue: queue, sink: choice.sink, endpoint: endpoint, log: log,
+                                      session: policy?.session)
         } catch {
             log.message("\(error)")
             return 1
         }
-        let routes = RouteMonitoring(control: options.control, device: options.device, routing: engine.routing) {
-            log.message($0)
+        // With a daemon, it watches the machine for everyone and its decisions arrive as session
+        // events; the player only needs to know which PCM a configured output plays through.
+        let routes: RouteMonitoring?
+        if policy == nil {
+            routes = RouteMonitoring(control: options.control, device: options.device, routing: engine.routing) {
+                log.message($0)
+            }
+        } else {
+            routes = nil
+            engine.routing.rememberConfiguredPCMs(ConfiguredOutput.outputs(in: ConfigFile.load()).outputs)
         }
-        defer { routes.stop() }
+        defer { routes?.stop() }
         do {
             try engine.start()
         } catch {
@@ -63,6 +75,28 @@ public enum PlayerProgram {
         }
         connection?.close()
         return engine.exitStatus ?? 1
+    }
+
+    /// The policy daemon's session for this player when a daemon runs: registered on the MPRIS
+    /// connection (the daemon then knows the MPRIS name's owner as its own client, not a foreign
+    /// player) before the name is ever requested. Nil: the in-process engine decides.
+    private static func policySession(_ connection: Connection, options: PlayOptions,
+                                      log: PlayerLog) -> (client: PolicyClient, session: RemoteSession)? {
+        guard PolicyClient.isDaemonAvailable(connection, timeout: .seconds(2)) else { return nil }
+        do {
+            let client = try PolicyClient(connection: connection)
+            do {
+                let session = try client.register(AppProfile.mediaPlayer().configuration, name: options.name)
+                log.message("audio policy: the policy daemon decides (\(session.path?.rawValue ?? "registered"))")
+                return (client, session)
+            } catch {
+                client.close()
+                log.message("the policy daemon refused the session (\(error)); deciding in-process")
+            }
+        } catch {
+            log.message("the policy daemon is not reachable (\(error)); deciding in-process")
+        }
+        return nil
     }
 
     /// The MPRIS endpoint on the session bus, or nothing (with a notice) where there is no bus.

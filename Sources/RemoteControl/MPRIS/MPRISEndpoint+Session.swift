@@ -9,7 +9,7 @@ extension MPRISEndpoint {
     ///
     /// The gate is re-evaluated on every session event; after `setCategory` (which sends none),
     /// call `refresh()`. The endpoint keeps the session alive while attached.
-    public func attach(_ session: AudioSession?) {
+    public func attach(_ session: (any AudioSessionHandle)?) {
         let subscription = session?.onEvent { [weak self] _ in self?.refresh() }
         var previous: EventSubscription?
         reconcile { state in

@@ -38,7 +38,7 @@ public final class MPRISEndpoint: Sendable {
         var published = MPRISSnapshot()
         var object: ExportedObject?
         var mixesWithOthers = false
-        var session: AudioSession?
+        var session: (any AudioSessionHandle)?
         var sessionSubscription: EventSubscription?
         var trackItemID: String?
         var trackPath: ObjectPath?

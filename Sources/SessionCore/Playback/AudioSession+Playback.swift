@@ -1,17 +1,11 @@
-/// Glue between an `AudioSession` and a `PlaybackController` (G-APP-*).
-extension AudioSession {
+/// Glue between an audio session — in-process or the daemon's — and a `PlaybackController` (G-APP-*).
+extension AudioSessionHandle {
     /// Configures the session for `profile` (asking for record permission first if the profile
     /// records) and returns a controller with the profile's rules.
     public func apply(_ profile: AppProfile) throws(SessionError) -> PlaybackController {
         if profile.needsRecordPermission { requestRecordPermission() }
-        let configuration = profile.configuration
-        try setCategory(configuration.category, mode: configuration.mode, options: configuration.options)
+        try configure(profile.configuration)
         return PlaybackController(rules: profile.rules)
-    }
-
-    /// Configures a game (G-SCN-GAME): ambient if other audio plays now, else soloAmbient.
-    public func applyGameProfile() throws(SessionError) -> PlaybackController {
-        try apply(.game(otherAudioIsPlaying: isOtherAudioPlaying))
     }
 
     /// Performs `actions` of `controller` in order: session actions here, everything else through
@@ -38,5 +32,12 @@ extension AudioSession {
                 output(action)
             }
         }
+    }
+}
+
+extension AudioSession {
+    /// Configures a game (G-SCN-GAME): ambient if other audio plays now, else soloAmbient.
+    public func applyGameProfile() throws(SessionError) -> PlaybackController {
+        try apply(.game(otherAudioIsPlaying: isOtherAudioPlaying))
     }
 }

@@ -68,7 +68,8 @@ final class EventHub: Sendable {
 public final class EventSubscription: Sendable {
     private let cancelAction: Mutex<(@Sendable () -> Void)?>
 
-    init(_ cancel: @escaping @Sendable () -> Void) {
+    /// A subscription that runs `cancel` once (for other `AudioSessionHandle` implementations).
+    public init(_ cancel: @escaping @Sendable () -> Void) {
         cancelAction = Mutex(cancel)
     }
 

@@ -6,13 +6,15 @@ import Glibc
 
 /// One thread that runs jobs in the order they were queued: where a `PolicyClient` delivers
 /// session events, so that handlers may call the session's blocking methods (which would
-/// deadlock on the connection's I/O thread) and always see events in decision order.
+/// deadlock on the connection's I/O thread) and always see events in decision order. The player
+/// runs its session steps on one too, since its remote commands arrive on the I/O thread.
 ///
 /// Idle, it sleeps in `sem_wait`: no timer, no Swift concurrency, no wake-up.
-final class EventThread: Sendable {
+public final class EventThread: Sendable {
     private let jobs = JobQueue()
 
-    init(name: String) {
+    /// Starts the thread, named `name`.
+    public init(name: String) {
         let jobs = self.jobs
         let thread = Thread { jobs.run() }
         thread.name = name
@@ -20,12 +22,23 @@ final class EventThread: Sendable {
     }
 
     /// Queues `job`; dropped once the thread was stopped.
-    func enqueue(_ job: @escaping @Sendable () -> Void) {
+    public func enqueue(_ job: @escaping @Sendable () -> Void) {
         jobs.enqueue(job)
     }
 
+    /// Queues `job` and blocks until it ran (or was dropped because the thread stopped). Never
+    /// from the thread itself.
+    public func enqueueAndWait(_ job: @escaping @Sendable () -> Void) {
+        let done = OneShot<Bool>()
+        jobs.enqueue({
+            job()
+            done.fulfil(true)
+        }, dropped: { done.fulfil(false) })
+        _ = done.wait()
+    }
+
     /// Lets the thread finish the jobs already queued, then end. Idempotent.
-    func stop() {
+    public func stop() {
         jobs.stop()
     }
 }
@@ -47,13 +60,13 @@ private final class JobQueue: @unchecked Sendable {
         semaphore.deallocate()
     }
 
-    func enqueue(_ job: @escaping @Sendable () -> Void) {
+    func enqueue(_ job: @escaping @Sendable () -> Void, dropped: @Sendable () -> Void = {}) {
         let accepted = state.withLock { state -> Bool in
             guard !state.stopping else { return false }
             state.jobs.append(job)
             return true
         }
-        if accepted { sem_post(semaphore) }
+        if accepted { sem_post(semaphore) } else { dropped() }
     }
 
     func stop() {

@@ -18,6 +18,14 @@ public final class RemoteSession: Sendable {
 
     private let handlers = Mutex(Handlers())
 
+    /// What the events told of the session: the interruption state and the route.
+    private struct Observed {
+        var isInterrupted = false
+        var route = AudioRoute.none
+    }
+
+    private let observed = Mutex(Observed())
+
     init(client: PolicyClient, key: UInt64) {
         self.client = client
         self.key = key
@@ -115,19 +123,27 @@ public final class RemoteSession: Sendable {
 
     /// Calls `handler` for every event, in order, on the client's event thread (it may call this
     /// session's methods). Keep the subscription: releasing it cancels.
-    public func onEvent(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> RemoteEventSubscription {
+    public func onEvent(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> EventSubscription {
         let token = handlers.withLock { handlers in
             handlers.next += 1
             handlers.all.append((handlers.next, handler))
             return handlers.next
         }
-        return RemoteEventSubscription { [weak self] in
+        return EventSubscription { [weak self] in
             self?.handlers.withLock { $0.all.removeAll { $0.token == token } }
         }
     }
 
     /// On the event thread.
     func dispatch(_ event: SessionEvent) {
+        observed.withLock { observed in
+            switch event {
+            case .interruption(.began): observed.isInterrupted = true
+            case .interruption(.ended), .mediaServicesLost, .mediaServicesReset: observed.isInterrupted = false
+            case .routeChange(let change): observed.route = change.currentRoute
+            default: break
+            }
+        }
         let current = handlers.withLock { $0.all.map(\.handler) }
         for handler in current { handler(event) }
     }
@@ -157,22 +173,19 @@ public final class RemoteSession: Sendable {
     }
 }
 
-/// A handler registration of `RemoteSession.onEvent`; cancelled by `cancel()` or when released.
-public final class RemoteEventSubscription: Sendable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+extension RemoteSession: AudioSessionHandle {
+    /// Whether an interruption began and has not ended (as the session's events told).
+    public var isInterrupted: Bool { observed.withLock { $0.isInterrupted } }
 
-    init(_ cancel: @escaping @Sendable () -> Void) {
-        action = Mutex(cancel)
+    /// The route the last route change reported (`.none` until one arrives). Ports other than the
+    /// speaker and the built-in mic carry their ids, not their types (the signal carries ids only).
+    public var currentRoute: AudioRoute { observed.withLock { $0.route } }
+
+    public func configure(_ configuration: SessionConfiguration) throws(SessionError) {
+        try setConfiguration(configuration)
     }
 
-    /// Stops the handler. Idempotent.
-    public func cancel() {
-        let action = self.action.withLock { action in
-            defer { action = nil }
-            return action
-        }
-        action?()
-    }
-
-    deinit { cancel() }
+    /// The daemon grants record permission at registration (a desktop has no prompt).
+    @discardableResult
+    public func requestRecordPermission() -> RecordPermission { .granted }
 }

@@ -64,6 +64,14 @@ public final class SystemRouting: Sendable {
         portsConnected(outputs.map(\.port))
     }
 
+    /// Remembers which PCM each configured output plays through, without offering the ports to
+    /// `system` (a player whose routes the daemon decides).
+    public func rememberConfiguredPCMs(_ outputs: [ConfiguredOutput]) {
+        state.withLock { state in
+            for output in outputs { state.configuredPCMs[output.id] = output.pcm }
+        }
+    }
+
     /// The ALSA PCM of a configured output port; nil for every other port.
     public func configuredPCM(forPort portID: String) -> String? {
         state.withLock { $0.configuredPCMs[portID] }

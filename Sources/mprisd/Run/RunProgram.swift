@@ -41,7 +41,7 @@ private struct SessionLink {
     let connection: Connection
     let client: PolicyClient
     let session: RemoteSession
-    let subscription: RemoteEventSubscription
+    let subscription: EventSubscription
 
     /// Registers and activates; nil (with a message) when there is no daemon to talk to.
     static func open(_ request: RunProgram.Request) -> SessionLink? {
