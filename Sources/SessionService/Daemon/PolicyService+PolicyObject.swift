@@ -80,6 +80,7 @@ extension PolicyService {
             throw Self.gone
         }
         log("\(served.label) registered as \(session.configuration)")
+        sessionRegistered(owner)
         return path
     }
 }

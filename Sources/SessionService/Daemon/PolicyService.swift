@@ -29,6 +29,7 @@ public final class PolicyService: Sendable {
     let applySilentMode: @Sendable (Bool) -> Void
     let applyRouteOverride: @Sendable (String?) throws(SessionError) -> Void
     let statusExtras: @Sendable (inout PolicyStatus) -> Void
+    let sessionRegistered: @Sendable (String) -> Void
 
     struct State {
         var started = false
@@ -48,13 +49,16 @@ public final class PolicyService: Sendable {
     ///     it only tells the system.
     ///   - setRouteOverride: what `SetRouteOverride` does (nil: automatic); by default it only
     ///     tells the system.
+    ///   - sessionRegistered: told the owner's unique name after each registration (the foreign
+    ///     player tracker stops treating that process's MPRIS names as foreign).
     ///   - statusExtras: adds what other parts of the daemon know to `GetStatus` (foreign
     ///     players, the mixer's volume, port names); runs on the I/O thread and must not block.
     public init(connection: Connection, system: AudioSystem, version: String = "1",
                 log: @escaping Log,
                 setSilentMode: (@Sendable (Bool) -> Void)? = nil,
                 setRouteOverride: (@Sendable (String?) throws(SessionError) -> Void)? = nil,
-                statusExtras: @escaping @Sendable (inout PolicyStatus) -> Void = { _ in }) {
+                statusExtras: @escaping @Sendable (inout PolicyStatus) -> Void = { _ in },
+                sessionRegistered: @escaping @Sendable (String) -> Void = { _ in }) {
         self.connection = connection
         self.system = system
         self.version = version
@@ -66,6 +70,7 @@ public final class PolicyService: Sendable {
             applyRouteOverride = { portID throws(SessionError) in try system.setRouteOverride(portID) }
         }
         self.statusExtras = statusExtras
+        self.sessionRegistered = sessionRegistered
     }
 
     deinit {

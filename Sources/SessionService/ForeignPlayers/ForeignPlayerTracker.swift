@@ -154,3 +154,23 @@ public final class ForeignPlayerTracker: Sendable {
         for entry in tracked { discard(entry, reason: reason, restoreVolume: false) }
     }
 }
+
+extension ForeignPlayerTracker {
+    /// `owner` registered a session of its own after its players were found (a player that
+    /// re-registers with a restarted daemon races the daemon's first look at the bus): its
+    /// players are ours from now on — stop treating them as foreign, undoing any ducking.
+    public func ownerRegistered(_ owner: String) {
+        let dropped = state.withLock { state -> [Tracked] in
+            let names = state.tracked.filter { $0.value.player.owner == owner }.map(\.key)
+            var dropped: [Tracked] = []
+            for name in names {
+                if let tracked = state.tracked.removeValue(forKey: name) { dropped.append(tracked) }
+                state.ignored[name] = owner
+            }
+            return dropped
+        }
+        for tracked in dropped {
+            discard(tracked, reason: "\(owner) registered a session of its own", restoreVolume: true)
+        }
+    }
+}

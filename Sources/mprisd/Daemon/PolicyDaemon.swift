@@ -5,6 +5,7 @@ import Foundation
 import Player
 import SessionCore
 import SessionService
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,8 +74,9 @@ enum PolicyDaemon {
             },
             statusExtras: { status in
                 status.players = parts.players?.players ?? []
-                if parts.routes?.followsVolume != true { status.outputVolume = nil }
-            })
+                if !parts.followsVolume { status.outputVolume = nil }
+            },
+            sessionRegistered: { owner in parts.players?.ownerRegistered(owner) })
         parts.service = service
         do {
             try service.start()
@@ -89,7 +91,7 @@ enum PolicyDaemon {
         }
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
-        parts.routes = routes
+        parts.followsVolume = routes.followsVolume
         defer { routes.stop() }
         let silentWatch = followSilentMode(system: system, service: service, log: log)
         defer { silentWatch?.stop() }
@@ -188,9 +190,27 @@ private struct LockWatch {
     }
 }
 
-/// The parts the service's closures reach, filled in once each exists.
-private final class Parts: @unchecked Sendable {  // invariant: every field is written on the main thread before the bus name is requested or the part starts; later only read
-    var service: PolicyService?
-    var routes: RouteMonitoring?
-    var players: ForeignPlayerTracker?
+/// The parts the service's closures reach (from the bus and monitor threads), filled in by the
+/// main thread once each exists.
+private final class Parts: Sendable {
+    private struct Fields {
+        var service: PolicyService?
+        var followsVolume = false
+        var players: ForeignPlayerTracker?
+    }
+
+    private let fields = Mutex(Fields())
+
+    var service: PolicyService? {
+        get { fields.withLock { $0.service } }
+        set { fields.withLock { $0.service = newValue } }
+    }
+    var followsVolume: Bool {
+        get { fields.withLock { $0.followsVolume } }
+        set { fields.withLock { $0.followsVolume = newValue } }
+    }
+    var players: ForeignPlayerTracker? {
+        get { fields.withLock { $0.players } }
+        set { fields.withLock { $0.players = newValue } }
+    }
 }
