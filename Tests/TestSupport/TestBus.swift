@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A private `dbus-daemon` for one test: its own socket, no service activation, torn down with the
-/// object. Tests talk to it through `address`, never to the machine's buses.
+/// A private `dbus-daemon` for one test: its own socket, no service activation (unless a service
+/// directory is given), torn down with the object. Tests talk to it through `address`, never to
+/// the machine's buses.
 public final class TestBus: @unchecked Sendable {  // invariant: `process` is only stopped through `stop()`, which is idempotent under `lock`
     public enum Kind: String, Sendable { case session, system }
 
@@ -12,12 +13,17 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
     private let lock = NSLock()
     private var stopped = false
 
-    public init(_ kind: Kind = .session) throws {
+    /// - Parameters:
+    ///   - serviceDirectory: a `<servicedir>` for D-Bus activation; nil: nothing is auto-started.
+    ///   - environment: the daemon's environment, which activated services inherit.
+    public init(_ kind: Kind = .session, serviceDirectory: String? = nil,
+                environment: [String: String]? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-bus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
-        // No <servicedir>: nothing is ever auto-started. Everyone may own and talk to anything.
+        // No <servicedir> unless asked: nothing is auto-started. Everyone may own and talk to anything.
+        let services = serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? ""
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -25,6 +31,7 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
           <type>\(kind.rawValue)</type>
           <listen>unix:dir=\(directory.path)</listen>
           <auth>EXTERNAL</auth>
+          \(services)
           <policy context="default">
             <allow user="*"/>
             <allow own="*"/>
@@ -42,7 +49,7 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
         let firstLine = AddressLine()
         process = try BackgroundProcess(name: "dbus-daemon", "/usr/bin/dbus-daemon",
                                         ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"],
-                                        onLine: { firstLine.set($0) })
+                                        environment: environment, onLine: { firstLine.set($0) })
         guard let text = firstLine.wait(seconds: 10), !text.isEmpty else {
             process.stop()
             throw TestSupportError("dbus-daemon printed no address: \(process.standardError)")
