@@ -82,6 +82,8 @@ private struct SessionLink {
             try session.deactivate(notifyOthers: notifyOthers)
         } catch SessionError.isBusy {
             // Deactivated all the same.
+        } catch SessionError.mediaServicesFailed {
+            // The daemon went away meanwhile: its sessions went with it, nothing to undo.
         } catch {
             Output.error("mprisd run: deactivating the session: \(error)")
         }
