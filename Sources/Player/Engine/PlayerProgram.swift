@@ -77,26 +77,22 @@ public enum PlayerProgram {
         return engine.exitStatus ?? 1
     }
 
-    /// The policy daemon's session for this player when a daemon runs: registered on the MPRIS
-    /// connection (the daemon then knows the MPRIS name's owner as its own client, not a foreign
-    /// player) before the name is ever requested. Nil: the in-process engine decides.
+    /// The policy daemon's session for this player when a daemon runs (or can be activated):
+    /// registered on the MPRIS connection — so the daemon knows the MPRIS name's owner as its own
+    /// client, not a foreign player — before the name is ever requested. Nil: in-process.
     private static func policySession(_ connection: Connection, options: PlayOptions,
-                                      log: PlayerLog) -> (client: PolicyClient, session: RemoteSession)? {
-        guard PolicyClient.isDaemonAvailable(connection, timeout: .seconds(2)) else { return nil }
+                                      log: PlayerLog) -> (client: PolicyClient, session: any AudioSessionHandle)? {
         do {
-            let client = try PolicyClient(connection: connection)
-            do {
-                let session = try client.register(AppProfile.mediaPlayer().configuration, name: options.name)
-                log.message("audio policy: the policy daemon decides (\(session.path?.rawValue ?? "registered"))")
-                return (client, session)
-            } catch {
-                client.close()
-                log.message("the policy daemon refused the session (\(error)); deciding in-process")
-            }
+            let placement = try SessionBroker.makeSession(on: connection, configuration: AppProfile.mediaPlayer().configuration,
+                                                          name: options.name, fallback: AudioSystem())
+            if let notice = placement.notice { log.message(notice) }
+            guard let client = placement.client else { return nil }
+            log.message("audio policy: the policy daemon decides")
+            return (client, placement.session)
         } catch {
-            log.message("the policy daemon is not reachable (\(error)); deciding in-process")
+            log.message("the playback session could not be made with the daemon (\(error)); deciding in-process")
+            return nil
         }
-        return nil
     }
 
     /// The MPRIS endpoint on the session bus, or nothing (with a notice) where there is no bus.

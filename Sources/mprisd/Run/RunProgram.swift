@@ -53,7 +53,7 @@ private struct SessionLink {
             Output.error("mprisd run: no session bus (\(error.message)); running \(program) without an audio session")
             return nil
         }
-        startDaemonIfActivatable(connection)
+        _ = SessionBroker.startDaemonIfNeeded(connection)
         do {
             let client = try PolicyClient(connection: connection)
             let session = try client.register(request.configuration, name: request.name)
@@ -91,16 +91,5 @@ private struct SessionLink {
         session.unregister()
         client.close()
         connection.close()
-    }
-
-    /// Asks the bus to start the daemon when it is D-Bus-activatable and not running
-    /// (`StartServiceByName` returns once the name is owned); nothing happens otherwise.
-    private static func startDaemonIfActivatable(_ connection: Connection) {
-        guard !PolicyClient.isDaemonAvailable(connection, timeout: .seconds(2)),
-              let path = try? ObjectPath("/org/freedesktop/DBus") else { return }
-        _ = try? connection.callAndWait(
-            .methodCall(destination: "org.freedesktop.DBus", path: path, interface: "org.freedesktop.DBus",
-                        member: "StartServiceByName", body: [.string(AudioPolicyNames.busName), .uint32(0)]),
-            timeout: .seconds(25))
     }
 }
