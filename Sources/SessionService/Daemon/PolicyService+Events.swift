@@ -13,8 +13,17 @@ extension PolicyService {
                 log("\(served.label): \(member) not sent: \(error)")
             }
         }
-        if let text = Self.describe(event) { log("\(served.label) \(text)") }
+        if let text = Self.describe(event) { log("\(served.label) \(text)\(cause(of: event, for: served))") }
         object.propertiesChanged(AudioPolicyNames.sessionInterface, Self.stateProperties)
+    }
+
+    /// Who did it, for the log: `, by session 7 (sleep, :1.42)` for an interruption or ducking
+    /// another session caused; empty when the engine knows no single cause.
+    private func cause(of event: SessionEvent, for served: ServedSession) -> String {
+        guard case .interruption(.began) = event,
+              case .session(let id)? = system.engine.session(served.session.id)?.interruptedBy else { return "" }
+        if let other = self.served(id.rawValue) { return " by \(other.label)" }
+        return " by session \(id.rawValue)"
     }
 
     /// The log text of an event; nil for volume changes, which follow every step of a slider.
