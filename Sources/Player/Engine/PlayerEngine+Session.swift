@@ -40,6 +40,14 @@ extension PlayerEngine {
         session.onEvent { [weak self] event in
             guard let self else { return }
             if case .routeChange(let change) = event { follow(change.currentRoute) }
+            if sessionIsRemote, event == .mediaServicesLost || event == .mediaServicesReset {
+                // The daemon restarted: only the policy went away, not the sound (the player plays
+                // through ALSA itself). The client registers again and re-activates the session;
+                // playback goes on meanwhile instead of pausing as for a lost audio server.
+                log.message(event == .mediaServicesLost ? "the policy daemon went away; playing on"
+                                                        : "registered again with the restarted policy daemon")
+                return
+            }
             drive { $0.handle(event) }
         }
     }

@@ -32,6 +32,8 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     /// Where session steps run, in order: remote commands arrive on the D-Bus I/O thread, which
     /// must not wait for the daemon's answer to an activation.
     let steps = EventThread(name: "session")
+    /// Whether `session` is the policy daemon's (its restarts are not audio losses).
+    let sessionIsRemote: Bool
     /// The player's subscription to its session's events (interruptions, route changes).
     let sessionEvents = Mutex<EventSubscription?>(nil)
     /// The session's playback rules; changed only under this lock, outside `shared`.
@@ -55,6 +57,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         system = AudioSystem()
         routing = SystemRouting(system: system) { [log] in log.message($0) }
         do {
+            sessionIsRemote = remote != nil
             let session: any AudioSessionHandle = try remote ?? system.makeSession()
             self.session = session
             control = Mutex(try session.apply(.mediaPlayer()))
