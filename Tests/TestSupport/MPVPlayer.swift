@@ -1,24 +1,23 @@
 import DBus
 import Foundation
-import TestSupport
 
 /// A real mpv (`--ao=null --vo=null`, so it plays in real time without a sound card) with Debian's
 /// mpv-mpris script, on a test bus: the foreign MPRIS player the policy daemon has to handle.
 ///
 /// The test plays the user: it reads and drives the player through its MPRIS interface on a
 /// connection of its own. mpv is killed (SIGKILL, with its process group) when the object goes.
-final class MPVPlayer: Sendable {
-    static let executable = "/usr/bin/mpv"
+public final class MPVPlayer: Sendable {
+    public static let executable = "/usr/bin/mpv"
     /// Where Debian's `mpv-mpris` package puts the script.
-    static let script = "/usr/lib/mpv-mpris/mpris.so"
+    public static let script = "/usr/lib/mpv-mpris/mpris.so"
 
-    let process: BackgroundProcess
+    public let process: BackgroundProcess
     /// The test's own connection to the bus, for playing the user.
-    let control: Connection
+    public let control: Connection
     /// mpv's unique name on the bus.
-    let uniqueName: String
+    public let uniqueName: String
     /// The MPRIS name it took (`org.mpris.MediaPlayer2.mpv`, or `….instance…` for a second one).
-    let busName: String
+    public let busName: String
 
     private init(process: BackgroundProcess, control: Connection, uniqueName: String, busName: String) {
         self.process = process
@@ -33,13 +32,13 @@ final class MPVPlayer: Sendable {
     }
 
     /// Whether mpv and mpv-mpris are installed (tests skip otherwise).
-    static var isAvailable: Bool {
+    public static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: executable) && FileManager.default.fileExists(atPath: script)
     }
 
     /// Starts mpv on `bus` playing `file` in a loop (or paused on it), and returns once its MPRIS
     /// name is on the bus.
-    static func start(bus: TestBus, file: String, paused: Bool = false,
+    public static func start(bus: TestBus, file: String, paused: Bool = false,
                       timeout: Duration = .seconds(10)) async throws -> MPVPlayer {
         var arguments = ["--no-config", "--idle=yes", "--ao=null", "--vo=null", "--no-terminal",
                          "--script=\(script)", "--loop-file=inf"]
@@ -81,32 +80,32 @@ final class MPVPlayer: Sendable {
         return nil
     }
 
-    var pid: Int32 { process.pid }
-    var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { process.pid }
+    public var isRunning: Bool { process.isRunning }
 
     /// Kills mpv (SIGKILL) and waits until it is reaped.
-    func kill() { process.stop() }
+    public func kill() { process.stop() }
 
     // MARK: Playing the user (MPRIS)
 
-    func play() async throws { try await call("Play") }
-    func pause() async throws { try await call("Pause") }
+    public func play() async throws { try await call("Play") }
+    public func pause() async throws { try await call("Pause") }
 
-    func setVolume(_ volume: Double) async throws {
+    public func setVolume(_ volume: Double) async throws {
         _ = try await control.call(destination: uniqueName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
                                    member: "Set", [.string(Self.interface), .string("Volume"), .variant(.double(volume))],
                                    timeout: .seconds(5))
     }
 
     /// `PlaybackStatus`: Playing, Paused or Stopped.
-    func playbackStatus() async throws -> String {
+    public func playbackStatus() async throws -> String {
         guard case .string(let status) = try await property("PlaybackStatus") else {
             throw TestSupportError("PlaybackStatus of \(busName) is not a string")
         }
         return status
     }
 
-    func volume() async throws -> Double {
+    public func volume() async throws -> Double {
         guard case .double(let volume) = try await property("Volume") else {
             throw TestSupportError("Volume of \(busName) is not a double")
         }
@@ -114,7 +113,7 @@ final class MPVPlayer: Sendable {
     }
 
     /// Waits until `PlaybackStatus` is `status`; false after `timeout`.
-    func waitForStatus(_ status: String, timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForStatus(_ status: String, timeout: Duration = .seconds(5)) async -> Bool {
         await eventually(timeout: timeout) { (try? await playbackStatus()) == status }
     }
 

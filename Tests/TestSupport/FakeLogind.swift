@@ -1,6 +1,5 @@
 import DBus
 import Foundation
-import TestSupport
 
 /// A fake systemd-logind: python3-dbusmock's `logind` template on a private system bus, driven
 /// the way logind and a screen locker would drive it.
@@ -12,10 +11,10 @@ import TestSupport
 /// a display session (`Mock.UpdateProperties` cannot wrap a struct in a variant). The template
 /// answers `GetSession` with a path even for unknown ids (real logind fails), its `GetUser` is
 /// broken (replaced at start), and it emits no `SessionNew`/`SessionRemoved`.
-final class FakeLogind: Sendable {
-    static let managerPath = "/org/freedesktop/login1"
+public final class FakeLogind: Sendable {
+    public static let managerPath = "/org/freedesktop/login1"
 
-    let bus: TestBus
+    public let bus: TestBus
     private let mock: BackgroundProcess
     private let connection: Connection
 
@@ -27,7 +26,7 @@ final class FakeLogind: Sendable {
 
     /// Starts the mock on `bus` (a `TestBus(.system)`) and returns once it owns
     /// `org.freedesktop.login1`.
-    static func start(on bus: TestBus, timeout: Duration = .seconds(10)) async throws -> FakeLogind {
+    public static func start(on bus: TestBus, timeout: Duration = .seconds(10)) async throws -> FakeLogind {
         let exited = EventRecord<Bool>()
         let mock = try BackgroundProcess(name: "dbusmock logind", FakeBluez.python,
                                          ["-m", "dbusmock", "--system", "--template", "logind"],
@@ -58,12 +57,12 @@ final class FakeLogind: Sendable {
     }
 
     /// The mock's object path of user `uid`.
-    static func userPath(_ uid: UInt32) -> String { "\(managerPath)/user/\(uid)" }
+    public static func userPath(_ uid: UInt32) -> String { "\(managerPath)/user/\(uid)" }
 
     /// Adds an active session `id` on `seat` for user `uid` (creating seat and user as needed);
     /// returns its object path. Announces nothing.
     @discardableResult
-    func addSession(_ id: String, seat: String = "seat0", uid: UInt32, user: String = "tester") async throws -> String {
+    public func addSession(_ id: String, seat: String = "seat0", uid: UInt32, user: String = "tester") async throws -> String {
         let reply = try await call(Self.managerPath, "org.freedesktop.DBus.Mock", "AddSession",
                                    [.string(id), .string(seat), .uint32(uid), .string(user), .boolean(true)])
         guard case .string(let path)? = reply.first else { throw TestSupportError("AddSession returned \(reply)") }
@@ -71,20 +70,20 @@ final class FakeLogind: Sendable {
     }
 
     /// Sets user `uid`'s `Display` to session `id` at `path` (`PropertiesChanged` follows).
-    func setDisplay(uid: UInt32, session id: String, path: String) async throws {
+    public func setDisplay(uid: UInt32, session id: String, path: String) async throws {
         let display = DBusValue.struct([.string(id), .objectPath(try ObjectPath(path))])
         _ = try await call(Self.userPath(uid), "org.freedesktop.DBus.Properties", "Set",
                            [.string("org.freedesktop.login1.User"), .string("Display"), .variant(display)])
     }
 
     /// What a screen locker does: `Session.SetLockedHint(locked)` (`PropertiesChanged` follows).
-    func setLocked(_ locked: Bool, session path: String) async throws {
+    public func setLocked(_ locked: Bool, session path: String) async throws {
         _ = try await call(path, "org.freedesktop.login1.Session", "SetLockedHint", [.boolean(locked)])
     }
 
     /// Removes session `id` at `path` and announces it with the manager's `SessionRemoved`, as
     /// logind does when a session ends (the user's `Display` is left as it was).
-    func removeSession(_ id: String, path: String) async throws {
+    public func removeSession(_ id: String, path: String) async throws {
         _ = try await call(Self.managerPath, "org.freedesktop.DBus.Mock", "RemoveObject", [.string(path)])
         _ = try await call(Self.managerPath, "org.freedesktop.DBus.Mock", "EmitSignal",
                            [.string("org.freedesktop.login1.Manager"), .string("SessionRemoved"), .string("so"),
@@ -92,12 +91,12 @@ final class FakeLogind: Sendable {
     }
 
     /// Kills the mock (SIGKILL: logind crashing, only its name going). Idempotent.
-    func stop() {
+    public func stop() {
         mock.stop()
         connection.close()
     }
 
-    var diagnostics: String { "dbusmock: \(mock.standardError)" }
+    public var diagnostics: String { "dbusmock: \(mock.standardError)" }
 
     deinit {
         stop()
