@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs mprisd for the current user: the binary into ~/.local/bin, the systemd user unit and the
-# D-Bus activation file, then enables and starts the daemon when a systemd user manager runs.
+# Installs mprisd for the current user: the binary into ~/.local/bin, the systemd user unit, the
+# D-Bus activation file, the man page and the bash and zsh completions, then enables and starts the
+# daemon when a systemd user manager runs.
 #
 #   scripts/install-user.sh              build (release) and install
 #   PREFIX=/opt/mprisd scripts/install-user.sh      binary into $PREFIX/bin instead
@@ -16,12 +17,17 @@ if [[ -z ${MPRISD_BINARY:-} ]]; then
 fi
 install -D -m 0755 "$MPRISD_BINARY" "$bindir/mprisd"
 units=${XDG_CONFIG_HOME:-$home/.config}/systemd/user
-services=${XDG_DATA_HOME:-$home/.local/share}/dbus-1/services
-if [[ -n ${DESTHOME:-} ]]; then units=$home/.config/systemd/user; services=$home/.local/share/dbus-1/services; fi
+data=${XDG_DATA_HOME:-$home/.local/share}
+if [[ -n ${DESTHOME:-} ]]; then units=$home/.config/systemd/user; data=$home/.local/share; fi
+services=$data/dbus-1/services
 mkdir -p "$units" "$services"
 sed "s|@BINDIR@|$bindir|g" dist/mprisd.service > "$units/mprisd.service"
 sed "s|@BINDIR@|$bindir|g" dist/org.mprisd.AudioPolicy.service > "$services/org.mprisd.AudioPolicy.service"
+install -D -m 0644 docs/mprisd.1 "$data/man/man1/mprisd.1"
+install -D -m 0644 dist/completions/mprisd.bash "$data/bash-completion/completions/mprisd"
+install -D -m 0644 dist/completions/_mprisd "$data/zsh/site-functions/_mprisd"
 echo "installed $bindir/mprisd, $units/mprisd.service, $services/org.mprisd.AudioPolicy.service"
+echo "installed man mprisd ($data/man/man1), completions for bash and zsh (zsh: fpath+=($data/zsh/site-functions) before compinit)"
 if [[ -z ${DESTHOME:-} ]] && systemctl --user show-environment >/dev/null 2>&1; then
     systemctl --user daemon-reload
     systemctl --user enable --now mprisd.service

@@ -11,14 +11,18 @@ func runMain(_ argv: [String]) -> Int32 {
         if first == "help" {
             _ = arguments.popOperand()
             guard let topic = arguments.popOperand() else {
-                Output.out(Commands.overview)
+                Output.out(Commands.overview + Defaults.overviewNote)
+                return ExitStatus.success
+            }
+            if topic == "config" {
+                Output.out(Defaults.configHelp)
                 return ExitStatus.success
             }
             guard let named = Commands.named(topic) else {
                 Output.error("mprisd: no command '\(topic)' (see mprisd --help)")
                 return ExitStatus.usage
             }
-            Output.out(named.help)
+            Output.out(named.help + Defaults.helpSection(for: named.name))
             return ExitStatus.success
         }
         guard let named = Commands.named(first), named.name != "daemon" else {
@@ -29,15 +33,20 @@ func runMain(_ argv: [String]) -> Int32 {
         command = named
     } else {
         if arguments.wantsHelp, arguments.remaining.count == 1 {
-            Output.out(Commands.overview + "\n\n" + Commands.daemon.help)
+            Output.out(Commands.overview + Defaults.overviewNote + "\n\n" + Commands.daemon.help
+                       + Defaults.helpSection(for: "daemon"))
             return ExitStatus.success
         }
         command = Commands.daemon
     }
     if arguments.wantsHelp {
-        Output.out(command.help)
+        Output.out(command.help + Defaults.helpSection(for: command.name))
         return ExitStatus.success
     }
+    // The user's defaults go in front of the flags given; a bad line is reported, never fatal.
+    let defaults = Defaults.load()
+    Defaults.report(defaults)
+    Defaults.apply(defaults, command: command.name, to: &arguments)
     do {
         return try command.run(&arguments)
     } catch let error as UsageError {

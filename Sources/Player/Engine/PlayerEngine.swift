@@ -76,6 +76,14 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         let subscription = subscribeToSession()
         sessionEvents.withLock { $0 = subscription }
         follow(session.currentRoute)  // a pick made before the start (persisted, or at launch)
+        // What the player starts with (--volume, --loop, --shuffle or their configured defaults),
+        // published before the name appears: MPRIS clients read it at once.
+        let (volume, loop, shuffled) = shared.withLock { ($0.volume, $0.queue.loop, $0.queue.shuffled) }
+        endpoint?.update { info in
+            info.volume = volume
+            info.repeatMode = loop.repeatMode
+            info.shuffle = shuffled
+        }
         endpoint?.attach(session)
         installRemoteCommands()
         var thread = pthread_t()
