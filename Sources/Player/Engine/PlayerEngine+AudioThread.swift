@@ -11,7 +11,8 @@ extension PlayerEngine {
         while true {
             let (transport, requests, volume, device) = shared.withLock { state in
                 defer { state.requests.removeAll() }
-                return (state.transport, state.requests, state.volume, state.outputDevice)
+                return (state.transport, state.requests,
+                        state.ducked ? state.volume * Self.duckedGain : state.volume, state.outputDevice)
             }
             if device != audio.device, transport != .stopped { switchOutput(to: device) }
             for request in requests { apply(request) }
@@ -31,6 +32,9 @@ extension PlayerEngine {
             }
         }
     }
+
+    /// The gain while ducked (the level desktop policies such as WirePlumber use).
+    static let duckedGain = 0.3
 
     /// Blocks until a command wakes the thread (`change` writes `wakeFD`): zero wake-ups while paused.
     private func waitForCommand() {

@@ -29,6 +29,9 @@ extension PlayerEngine {
                 switch action {
                 case .startOutput: change { $0.transport = .playing }
                 case .pauseOutput, .showInterrupted: change { if $0.transport == .playing { $0.transport = .paused } }
+                case .setDucked(let on):
+                    change { $0.ducked = on }
+                    log.message(on ? "ducked: another app speaks over the music" : "no longer ducked")
                 default: break
                 }
             }

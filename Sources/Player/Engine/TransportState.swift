@@ -29,4 +29,6 @@ struct SharedState {
     /// The ALSA PCM the session's route calls for (nil: the default device); the audio thread
     /// moves playback there when it differs from the sink's (G-ROUTE-PICK).
     var outputDevice: String?
+    /// Another session ducks this one (a navigation prompt): the gain is lowered while it lasts.
+    var ducked = false
 }
