@@ -68,6 +68,21 @@ final class DaemonForeignPlayerTests: DaemonTestCase {
         try await assertStays(mpv, "Playing", for: .milliseconds(200))
     }
 
+    func testDuckingRightAfterAVolumeChangeRestoresTheNewValue() async throws {
+        try await startDaemon()
+        let mpv = try await startMPV()
+        // The user changes the volume and a prompt starts at once: mpv-mpris announces the new
+        // value only later, so the daemon must read it before it lowers anything.
+        try await mpv.setVolume(0.61)
+        let prompt = try run(["--mix", "--duck", "--", "sleep", "1"])
+        let ducked = await eventually(timeout: .seconds(1.5)) { ((try? await mpv.volume()) ?? 1) < 0.5 }
+        XCTAssertTrue(ducked, "mpv ducked: \(daemon?.stderr ?? "")")
+        _ = await prompt.waitForExit()
+        let restored = await eventually(timeout: .seconds(2)) { (try? await mpv.volume()) == 0.61 }
+        let after = try await mpv.volume()
+        XCTAssertTrue(restored, "the value the user set last comes back, is \(after)\n\(daemon?.stderr ?? "")")
+    }
+
     func testASecondMpvPausesTheFirstForGood() async throws {
         try await startDaemon()
         let first = try await startMPV()

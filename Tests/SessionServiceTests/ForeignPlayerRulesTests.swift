@@ -70,8 +70,10 @@ final class ForeignPlayerRulesTests: XCTestCase {
     }
 
     func testDuckingRestoresTheExactPriorVolume() {
-        var player = playing(volume: 0.73)
-        XCTAssertEqual(player.handle(.ducking(.began), cause: ""),
+        var player = playing(volume: 0.5)
+        XCTAssertEqual(player.handle(.ducking(.began), cause: ""), [.readVolume], "the volume is read fresh first")
+        // The player answers with a value it had not announced yet: that one is saved.
+        XCTAssertEqual(player.volumeRead(0.73),
                        [.send(.setVolume(0.73 * ForeignPlayer.duckFactor), reason: "ducked (was 0.73)")])
         _ = player.update(MPRISPlayerProperties(volume: 0.73 * ForeignPlayer.duckFactor))  // our own Set, echoed
         XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [.send(.setVolume(0.73), reason: "ducking ended")])
@@ -81,9 +83,19 @@ final class ForeignPlayerRulesTests: XCTestCase {
     func testVolumeTheUserChoseWhileDuckedIsKept() {
         var player = playing(volume: 0.73)
         _ = player.handle(.ducking(.began), cause: "")
+        _ = player.volumeRead(nil)  // no answer: the announced value counts
+        XCTAssertEqual(player.duck?.saved, 0.73)
         _ = player.update(MPRISPlayerProperties(volume: 0.5))  // the user
         let actions = player.handle(.ducking(.ended), cause: "")
         guard case .log? = actions.first, actions.count == 1 else { return XCTFail("\(actions)") }
+    }
+
+    func testDuckingThatEndsBeforeTheReadLowersNothing() {
+        var player = playing(volume: 0.73)
+        XCTAssertEqual(player.handle(.ducking(.began), cause: ""), [.readVolume])
+        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [])
+        XCTAssertEqual(player.volumeRead(0.73), [], "a late answer does not duck any more")
+        XCTAssertNil(player.duck)
     }
 
     func testPlayerWithoutVolumeIsNotDucked() {

@@ -28,6 +28,10 @@ struct ForeignPlayer: Sendable {
     /// The policy paused it and may resume it.
     private(set) var pausedByPolicy = false
     private(set) var duck: Duck?
+    /// Ducking began and the player's volume is being read first: a player may already answer
+    /// `Get` with a value it has not announced yet (mpv-mpris batches its signals), and the value
+    /// to restore must be the one the user set last.
+    private(set) var duckPending = false
 
     /// A lowered volume: the value to restore and the value set.
     struct Duck: Sendable, Hashable {
@@ -111,12 +115,15 @@ struct ForeignPlayer: Sendable {
             guard canPlay else { return [.log("cannot resume \(busName) (CanPlay is false)")] }
             return [.send(.play, reason: "interruption ended")]
         case .ducking(.began):
-            guard duck == nil else { return [] }
-            guard let volume = properties.volume else { return [.log("cannot duck \(busName): it has no Volume")] }
-            let lowered = volume * Self.duckFactor
-            duck = Duck(saved: volume, lowered: lowered)
-            return [.send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))")]
+            guard duck == nil, !duckPending else { return [] }
+            guard properties.volume != nil else { return [.log("cannot duck \(busName): it has no Volume")] }
+            duckPending = true
+            return [.readVolume]
         case .ducking(.ended):
+            if duckPending {
+                duckPending = false  // ended before the read came back: nothing was lowered
+                return []
+            }
             guard let current = duck else { return [] }
             duck = nil
             if current.changedByUser {
@@ -133,8 +140,19 @@ struct ForeignPlayer: Sendable {
         }
     }
 
+    /// The fresh volume read for a ducking (nil: the read failed; the last announced value is used).
+    mutating func volumeRead(_ volume: Double?) -> [ForeignPlayerAction] {
+        guard duckPending else { return [] }
+        duckPending = false
+        guard let volume = volume ?? properties.volume else { return [.log("cannot duck \(busName): it has no Volume")] }
+        let lowered = volume * Self.duckFactor
+        duck = Duck(saved: volume, lowered: lowered)
+        return [.send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))")]
+    }
+
     /// What to undo when the tracker stops while the player is still there: its volume.
     mutating func undo() -> [ForeignPlayerAction] {
+        duckPending = false
         guard let current = duck else { return [] }
         duck = nil
         return current.changedByUser ? [] : [.send(.setVolume(current.saved), reason: "tracker stopped")]

@@ -8,6 +8,9 @@ enum ForeignPlayerAction: Sendable, Hashable {
     case deactivate
     /// Ask the player to do `command`; `reason` ends the log line.
     case send(ForeignPlayerCommand, reason: String)
+    /// Read the player's `Volume` now (a ducking is about to lower it); the answer goes to
+    /// `ForeignPlayer.volumeRead`.
+    case readVolume
     /// Only a log line.
     case log(String)
 }

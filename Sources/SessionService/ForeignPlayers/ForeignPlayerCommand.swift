@@ -41,8 +41,14 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The one read: the player's properties, asked of its unique name.
+/// The reads: the player's properties, and its volume just before a ducking, asked of its unique name.
 enum ForeignPlayerQuery {
+    static func volume(of owner: String) -> Message {
+        .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
+                    interface: ForeignPlayerNames.propertiesInterface, member: "Get",
+                    body: [.string(ForeignPlayerNames.playerInterface), .string("Volume")])
+    }
+
     static func getAll(of owner: String) -> Message {
         .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
                     interface: ForeignPlayerNames.propertiesInterface, member: "GetAll",

@@ -20,6 +20,9 @@ extension ForeignPlayerTracker {
             case .send(let command, let reason):
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 send(command, to: target, name: name, token: token, reason: reason)
+            case .readVolume:
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                readVolume(of: target, name: name, token: token)
             case .log(let line):
                 log(line)
             }
@@ -58,6 +61,21 @@ extension ForeignPlayerTracker {
             case .failure(let error):
                 log("could not have \(name) \(command.verb) (\(reason)): \(error)")
             }
+        }
+    }
+
+    /// Reads `Volume` for a ducking; a player that does not answer in time is ducked from the
+    /// last announced value.
+    private func readVolume(of owner: String, name: String, token: UInt64) {
+        connection.call(ForeignPlayerQuery.volume(of: owner), timeout: Self.callTimeout) { [weak self] result in
+            guard let self else { return }
+            var volume: Double?
+            if case .success(let reply) = result, case .variant(.double(let value))? = reply.body.first,
+               value.isFinite, value >= 0 {
+                volume = value
+            }
+            let more = modify(name, token) { $0.player.volumeRead(volume) } ?? []
+            perform(more, for: name, token: token)
         }
     }
 
