@@ -70,5 +70,11 @@ let package = Package(
                           path: "Benchmarks/UnplugToPause", swiftSettings: strict),
         .executableTarget(name: "bench-session-storm", dependencies: ["SessionCore"],
                           path: "Benchmarks/SessionStorm", swiftSettings: strict),
+        .executableTarget(name: "bench-mpris-server-c", dependencies: ["CDBus"],
+                          path: "Benchmarks/MPRISServerC"),
+        .executableTarget(name: "bench-mpris-client", dependencies: ["CDBus"],
+                          path: "Benchmarks/MPRISClient"),
+        .executableTarget(name: "bench-policy-client", dependencies: ["CDBus"],
+                          path: "Benchmarks/PolicyClient", linkerSettings: [.linkedLibrary("pthread")]),
     ]
 )

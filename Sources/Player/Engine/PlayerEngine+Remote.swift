@@ -9,8 +9,7 @@ extension PlayerEngine {
         commands.setHandler(.play) { [weak self] _ in self?.userPlay(); return .success }
         commands.setHandler(.pause) { [weak self] _ in self?.userPause(); return .success }
         commands.setHandler(.togglePlayPause) { [weak self] _ in
-            guard let self else { return .commandFailed }
-            if shared.withLock({ $0.transport == .playing }) { userPause() } else { userPlay() }
+            self?.userToggle()
             return .success
         }
         commands.setHandler(.stop) { [weak self] _ in self?.userStop(); return .success }

@@ -5,6 +5,14 @@ import SessionCore
 extension PlayerEngine {
     func userPlay() { drive { $0.play() } }
     func userPause() { drive { $0.pause() } }
+    /// PlayPause decides when its turn comes on the steps thread, after every earlier command
+    /// took effect: two quick presses always cancel out.
+    func userToggle() {
+        drive { [weak self] controller in
+            let playing = self?.shared.withLock { $0.transport == .playing } ?? false
+            return playing ? controller.pause() : controller.play()
+        }
+    }
     func userStop() {
         drive { $0.stop() }
         change { $0.transport = .stopped }

@@ -26,7 +26,8 @@ extension PolicyService {
         return " by session \(id.rawValue)"
     }
 
-    /// The log text of an event; nil for volume changes, which follow every step of a slider.
+    /// The log text of an event; nil for volume changes, which follow every step of a slider, and
+    /// for the secondary-audio hint, which every session gets on each change of primary audio.
     static func describe(_ event: SessionEvent) -> String? {
         switch event {
         case .interruption(.began(let reason)): "interruption began (\(reason))"
@@ -34,8 +35,9 @@ extension PolicyService {
             options.contains(.shouldResume) ? "interruption ended (should resume)" : "interruption ended"
         case .routeChange(let change):
             "route changed (\(change.reason)): \(change.previousRoute.outputs.map(\.id)) → \(change.currentRoute.outputs.map(\.id))"
-        case .secondaryAudioHint(.begin): "secondary audio should be silenced"
-        case .secondaryAudioHint(.end): "secondary audio may play"
+        // Sent to every other session whenever primary audio starts or stops: a line each would
+        // bury the decision itself (a thousand sessions, a thousand lines per decision).
+        case .secondaryAudioHint: nil
         case .ducking(.began): "ducked"
         case .ducking(.ended): "no longer ducked"
         case .delayedActivation(.granted): "delayed activation granted"
