@@ -35,6 +35,22 @@ final class PolicyServiceTests: PolicyTestCase {
         try await daemon.log.wait(forLine: "(podcast, \(second.client.connection.uniqueName)) deactivated notifying others")
     }
 
+    func testTheSecondaryAudioHintReachesMixingSessionsOnly() async throws {
+        _ = try startDaemon()
+        let game = try makeClient().register(SessionConfiguration(.ambient), name: "game")
+        let gameEvents = record(game)
+        let (idle, idleEvents) = try playbackSession("idle")
+        let (music, _) = try playbackSession("music")
+        try game.activate()
+        try music.activate()
+        try await gameEvents.wait(for: "the hint to begin") { $0.contains(.secondaryAudioHint(.begin)) ? true : nil }
+        try music.deactivate()
+        try await gameEvents.wait(for: "the hint to end") { $0.contains(.secondaryAudioHint(.end)) ? true : nil }
+        XCTAssertFalse(idleEvents.elements.contains { if case .secondaryAudioHint = $0 { true } else { false } },
+                       "a non-mixable session is not sent the hint: \(idleEvents.elements)")
+        _ = idle
+    }
+
     func testDuckOthersDucksTheOtherSessionForAsLongAsItIsActive() async throws {
         let daemon = try startDaemon()
         let (music, musicEvents) = try playbackSession("music")

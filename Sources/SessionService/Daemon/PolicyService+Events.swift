@@ -6,6 +6,10 @@ extension PolicyService {
     /// Runs on the thread that made the decision, outside the engine's lock.
     func deliver(_ event: SessionEvent, to served: ServedSession) {
         guard let object = served.object else { return }
+        // The secondary-audio hint concerns audio that mixes (a game's soundtrack); a non-mixable
+        // session never plays under primary audio. Sending it to every session would make each
+        // start and stop of primary audio cost one signal per registered session.
+        if case .secondaryAudioHint = event, !served.session.configuration.traits.isMixable { return }
         if let (member, body) = PolicyWire.signal(for: event) {
             do {
                 try object.emit(AudioPolicyNames.sessionInterface, member, body, destination: served.owner)
