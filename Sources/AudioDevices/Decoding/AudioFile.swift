@@ -95,6 +95,8 @@ public final class AudioFile {
             throw .unreadable(path: path, reason: String(cString: strerror(code)))
         }
         if (status.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        // A FIFO, socket or device: opening it can block forever (a FIFO waits for a writer).
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         if status.st_size == 0, (status.st_mode & S_IFMT) == S_IFREG { throw .empty(path: path) }
         guard access(path, R_OK) == 0 else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
