@@ -91,8 +91,7 @@ class DaemonTestCase: PlayerTestCase {
         }
     }
 
-    static let policyName = "org.mprisd.AudioPolicy"
-    static let policyPath = "/org/mprisd/AudioPolicy"
+    // policyName and policyPath: PlayerTestCase (Fuzz/DaemonProgram.swift).
     static let policyInterface = "org.mprisd.AudioPolicy1"
     static let sessionInterface = "org.mprisd.AudioSession1"
 

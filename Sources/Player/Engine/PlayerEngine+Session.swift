@@ -18,6 +18,11 @@ extension PlayerEngine {
         change { $0.transport = .stopped }
     }
 
+    private static func endOrphanedInterruption(_ controller: inout PlaybackController) -> [PlaybackAction] {
+        guard case .interrupted = controller.state else { return [] }
+        return controller.handle(.interruption(.ended(options: [])))
+    }
+
     /// Runs one step of the `PlaybackController` on the steps thread and performs its actions:
     /// session actions on the session, output actions as transport changes for the audio thread.
     func drive(_ step: @escaping @Sendable (inout PlaybackController) -> [PlaybackAction]) {
@@ -57,6 +62,10 @@ extension PlayerEngine {
                 // playback goes on meanwhile instead of pausing as for a lost audio server.
                 log.message(event == .mediaServicesLost ? "the policy daemon went away; playing on"
                                                         : "registered again with the restarted policy daemon")
+                // An interruption the old daemon held (a call) cannot end any more: its
+                // interrupter went with it. As for any vanished interrupter, it ends without
+                // resume — paused, and the user's Play works again.
+                if event == .mediaServicesReset { drive { Self.endOrphanedInterruption(&$0) } }
                 return
             }
             drive { $0.handle(event) }

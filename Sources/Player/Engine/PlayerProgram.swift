@@ -4,6 +4,7 @@ import CLinux
 import RemoteControl
 import SessionCore
 import SessionService
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,6 +60,16 @@ public enum PlayerProgram {
             engine.routing.rememberConfiguredPCMs(ConfiguredOutput.outputs(in: ConfigFile.load()).outputs)
         }
         defer { routes?.stop() }
+        // The session bus going away takes the remote control with it (media keys, headsets,
+        // the daemon): stop cleanly with a message rather than play on unreachable.
+        let busLost = Mutex(false)
+        let eventToken = connection?.onEvent { [weak engine] event in
+            guard event == .disconnected else { return }
+            busLost.withLock { $0 = true }
+            log.message("the session bus went away; stopping")
+            engine?.shutdown()
+        }
+        defer { if let eventToken { connection?.removeEventHandler(eventToken) } }
         do {
             try engine.start()
         } catch {
@@ -69,12 +80,13 @@ public enum PlayerProgram {
             engine.shutdown()
             waitUntilReadable(engine.finishedFD)
         }
-        if let endpoint {
+        let lost = busLost.withLock { $0 }
+        if let endpoint, !lost {
             endpoint.close()
             waitForRelease(endpoint)
         }
         connection?.close()
-        return engine.exitStatus ?? 1
+        return lost ? 1 : engine.exitStatus ?? 1
     }
 
     /// The policy daemon's session for this player when a daemon runs (or can be activated):
