@@ -18,14 +18,25 @@ extension MPRISEndpoint {
 
     private static func gone() -> DBusError { DBusError.failed("the player has gone away") }
 
+    /// An announced property's current value (`MPRISSnapshot.values`), without copying the
+    /// snapshot: one lock, one dictionary lookup.
+    private static func value(_ endpoint: MPRISEndpoint?, _ name: String) throws(DBusError) -> DBusValue {
+        guard let endpoint else { throw gone() }
+        let values = endpoint.state.withLock { $0.values }
+        guard let value = values.player[name] ?? values.root[name] else {
+            throw DBusError.failed("\(name) has no published value")
+        }
+        return value
+    }
+
     private func rootInterfaceDeclaration() -> Interface {
         let configuration = self.configuration
         var properties: [Property] = [
             Property("CanQuit", .boolean, get: { [weak self] in
-                try Self.read(self) { .boolean($0.can(.quit)) }
+                try Self.value(self, "CanQuit")
             }),
             Property("CanRaise", .boolean, get: { [weak self] in
-                try Self.read(self) { .boolean($0.can(.raise)) }
+                try Self.value(self, "CanRaise")
             }),
             Property("HasTrackList", .boolean, changeSignal: .constant, get: { .boolean(false) }),
             Property("Identity", .string, changeSignal: .constant, get: { .string(configuration.identity) }),
@@ -56,8 +67,8 @@ extension MPRISEndpoint {
                 return try method(self)
             }
         }
-        func flag(_ name: String, _ value: @escaping @Sendable (MPRISSnapshot) -> Bool) -> Property {
-            Property(name, .boolean, get: { [weak self] in try Self.read(self) { .boolean(value($0)) } })
+        func flag(_ name: String) -> Property {
+            Property(name, .boolean, get: { [weak self] in try Self.value(self, name) })
         }
         return Interface(Self.playerInterface, methods: [
             simple("Next") { try $0.perform(.nextTrack) },
@@ -82,31 +93,31 @@ extension MPRISEndpoint {
             },
         ], properties: [
             Property("PlaybackStatus", .string, get: { [weak self] in
-                try Self.read(self) { .string($0.playbackStatus) }
+                try Self.value(self, "PlaybackStatus")
             }),
             Property("LoopStatus", .string, get: { [weak self] in
-                try Self.read(self) { .string($0.info.repeatMode.loopStatus) }
+                try Self.value(self, "LoopStatus")
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setLoopStatus(try String(dbusValue: value))
             }),
             Property("Rate", .double, get: { [weak self] in
-                try Self.read(self) { .double($0.info.rate) }
+                try Self.value(self, "Rate")
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setRate(try Double(dbusValue: value))
             }),
             Property("Shuffle", .boolean, get: { [weak self] in
-                try Self.read(self) { .boolean($0.info.shuffle) }
+                try Self.value(self, "Shuffle")
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setShuffle(try Bool(dbusValue: value))
             }),
             Property("Metadata", .dictionary(key: .string, value: .variant), get: { [weak self] in
-                try Self.read(self) { $0.metadata }
+                try Self.value(self, "Metadata")
             }),
             Property("Volume", .double, get: { [weak self] in
-                try Self.read(self) { .double($0.info.volume) }
+                try Self.value(self, "Volume")
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setVolume(try Double(dbusValue: value))
@@ -116,16 +127,16 @@ extension MPRISEndpoint {
                 try Self.read(self) { .int64($0.position().microseconds) }
             }),
             Property("MinimumRate", .double, get: { [weak self] in
-                try Self.read(self) { .double($0.info.minimumRate) }
+                try Self.value(self, "MinimumRate")
             }),
             Property("MaximumRate", .double, get: { [weak self] in
-                try Self.read(self) { .double($0.info.maximumRate) }
+                try Self.value(self, "MaximumRate")
             }),
-            flag("CanGoNext") { $0.can(.nextTrack) },
-            flag("CanGoPrevious") { $0.can(.previousTrack) },
-            flag("CanPlay") { $0.can(.play) },
-            flag("CanPause") { $0.can(.pause) },
-            flag("CanSeek") { $0.canSeek },
+            flag("CanGoNext"),
+            flag("CanGoPrevious"),
+            flag("CanPlay"),
+            flag("CanPause"),
+            flag("CanSeek"),
             // The endpoint always accepts control; what it accepts is told by the other Can*.
             Property("CanControl", .boolean, changeSignal: .none, get: { .boolean(true) }),
         ], signals: [

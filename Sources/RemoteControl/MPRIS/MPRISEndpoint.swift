@@ -36,6 +36,9 @@ public final class MPRISEndpoint: Sendable {
         var info = NowPlayingInfo()
         var gate: AudioContextGate
         var published = MPRISSnapshot()
+        /// `published`'s announced properties, computed once per change: a `Get` or `GetAll`
+        /// looks values up instead of copying the snapshot and rebuilding them per property.
+        var values = MPRISSnapshot().values
         var object: ExportedObject?
         var mixesWithOthers = false
         var session: (any AudioSessionHandle)?
@@ -198,7 +201,7 @@ public final class MPRISEndpoint: Sendable {
         let wanted = !state.closed && info.item != nil && info.playbackState != .stopped
             && !commands.isEmpty && !state.mixesWithOthers && !sessionMixes
 
-        let old = state.published
+        let oldValues = state.values
         let new = MPRISSnapshot(inContext: wanted, info: info, trackPath: state.trackPath,
                                 commands: commands,
                                 sessionInterrupted: state.session?.isInterrupted ?? false)
@@ -206,10 +209,11 @@ public final class MPRISEndpoint: Sendable {
         // the full state when the release is done, just before the name is requested again.
         if !(wanted && state.gate.isReleasing) { state.published = new }
         let published = state.published
+        state.values = published.values
 
         var plan = Plan(object: state.object)
-        plan.playerNames = MPRISSnapshot.changed(old.playerProperties, published.playerProperties)
-        plan.rootNames = MPRISSnapshot.changed(old.rootProperties, published.rootProperties)
+        plan.playerNames = MPRISSnapshot.changed(oldValues.player, state.values.player)
+        plan.rootNames = MPRISSnapshot.changed(oldValues.root, state.values.root)
         if discontinuity && published.inContext { plan.seeked = published.position().microseconds }
         plan.action = state.gate.next(wanted: wanted)
         if state.closed && state.gate.phase == .idle && !state.unexported {

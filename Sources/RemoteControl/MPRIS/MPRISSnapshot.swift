@@ -94,6 +94,14 @@ struct MPRISSnapshot: Sendable, Hashable {
         ["CanQuit": .boolean(can(.quit)), "CanRaise": .boolean(can(.raise))]
     }
 
+    /// The announced values of both interfaces.
+    struct Values: Sendable, Hashable {
+        var player: [String: DBusValue]
+        var root: [String: DBusValue]
+    }
+
+    var values: Values { Values(player: playerProperties, root: rootProperties) }
+
     /// Names whose value differs between two property maps.
     static func changed(_ old: [String: DBusValue], _ new: [String: DBusValue]) -> [String] {
         new.keys.filter { old[$0] != new[$0] }.sorted()
