@@ -76,5 +76,7 @@ let package = Package(
                           path: "Benchmarks/MPRISClient"),
         .executableTarget(name: "bench-policy-client", dependencies: ["CDBus"],
                           path: "Benchmarks/PolicyClient", linkerSettings: [.linkedLibrary("pthread")]),
+        .executableTarget(name: "bench-soak", dependencies: ["CDBus"],
+                          path: "Benchmarks/Soak"),
     ]
 )

@@ -55,6 +55,9 @@ enum PolicyDaemon {
         let conditions = SystemConditions(isSilentMode: SilentModeSetting.read())
         let system = AudioSystem(conditions: conditions)
         let parts = Parts()
+        // The service's closures hold `parts`, which holds the service and the player tracker:
+        // break that cycle last, so that everything is released when `run` returns.
+        defer { parts.clear() }
         let routing = SystemRouting(system: system, log: { log.info($0) },
                                     onChange: { parts.service?.systemConditionsChanged() })
         let service = PolicyService(
@@ -212,5 +215,11 @@ private final class Parts: Sendable {
     var players: ForeignPlayerTracker? {
         get { fields.withLock { $0.players } }
         set { fields.withLock { $0.players = newValue } }
+    }
+
+    /// Lets go of the service and the tracker, whose closures hold this object (a cycle).
+    func clear() {
+        let released = fields.withLock { ($0.service.take(), $0.players.take()) }
+        _ = released  // their deinits run here, outside the lock
     }
 }
