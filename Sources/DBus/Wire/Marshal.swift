@@ -32,7 +32,9 @@ enum Marshal {
                 return
             }
         case .dictionary(let key, let valueType, let entries):
-            try container(CDBUS_TYPE_ARRAY, "{" + key.code + valueType.code + "}", in: &iter) { (sub) throws(DBusError) in
+            // a{sv} (every Properties reply, MPRIS Metadata) without building the string.
+            let entrySignature = key == .string && valueType == .variant ? "{sv}" : "{" + key.code + valueType.code + "}"
+            try container(CDBUS_TYPE_ARRAY, entrySignature, in: &iter) { (sub) throws(DBusError) in
                 for entry in entries {
                     try container(CDBUS_TYPE_DICT_ENTRY, nil, in: &sub) { (pair) throws(DBusError) in
                         try append(entry.key, to: &pair)
@@ -47,6 +49,19 @@ enum Marshal {
             }
             return
         case .variant(let inner):
+            if let code = inner.basicSignature {
+                // The common case (a property value): a static signature, no type or string built.
+                var sub = DBusMessageIter()
+                guard dbus_message_iter_open_container(&iter, CDBUS_TYPE_VARIANT, code, &sub) != 0 else { throw outOfMemory }
+                do {
+                    try append(inner, to: &sub)
+                } catch {
+                    dbus_message_iter_abandon_container(&iter, &sub)
+                    throw error
+                }
+                guard dbus_message_iter_close_container(&iter, &sub) != 0 else { throw outOfMemory }
+                return
+            }
             try container(CDBUS_TYPE_VARIANT, inner.type.code, in: &iter) { (sub) throws(DBusError) in
                 try append(inner, to: &sub)
             }
@@ -100,5 +115,29 @@ enum Marshal {
             throw error
         }
         guard dbus_message_iter_close_container(&iter, &sub) != 0 else { throw outOfMemory }
+    }
+}
+
+extension DBusValue {
+    /// The signature of a basic value as a C string that lives forever; nil for containers.
+    var basicSignature: UnsafePointer<CChar>? {
+        let code: StaticString
+        switch self {
+        case .byte: code = "y"
+        case .boolean: code = "b"
+        case .int16: code = "n"
+        case .uint16: code = "q"
+        case .int32: code = "i"
+        case .uint32: code = "u"
+        case .int64: code = "x"
+        case .uint64: code = "t"
+        case .double: code = "d"
+        case .string: code = "s"
+        case .objectPath: code = "o"
+        case .signature: code = "g"
+        case .unixFD: code = "h"
+        case .array, .dictionary, .struct, .variant: return nil
+        }
+        return UnsafeRawPointer(code.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }
