@@ -41,7 +41,7 @@ extension ObjectTable {
                 guard let set = property.setter else {
                     throw DBusError(DBusError.Name.propertyReadOnly, "property \(name) is read-only")
                 }
-                guard value.type == property.type else {
+                guard value.hasType(property.type) else {
                     throw DBusError.invalidArgs("property \(name) is '\(property.type.code)', not '\(value.type.code)'")
                 }
                 try set(value)
@@ -83,7 +83,7 @@ extension ObjectTable {
         } catch {
             throw DBusError.failed(String(describing: error))
         }
-        guard value.type == property.type else {
+        guard value.hasType(property.type) else {
             throw DBusError.failed("property \(property.name) produced '\(value.type.code)' but declares '\(property.type.code)'")
         }
         return value

@@ -21,7 +21,7 @@ extension DBusValue {
         case .array(let element, let items):
             try checkDepth(depth)
             for item in items {
-                guard item.type == element else {
+                guard item.hasType(element) else {
                     throw DBusError.invalidArgs("array of '\(element.code)' holds a '\(item.type.code)'")
                 }
                 try item.validate(depth: depth + 1)
@@ -32,7 +32,7 @@ extension DBusValue {
                 throw DBusError.invalidArgs("dictionary key type '\(key.code)' is not basic")
             }
             for entry in entries {
-                guard entry.key.type == key, entry.value.type == value else {
+                guard entry.key.hasType(key), entry.value.hasType(value) else {
                     throw DBusError.invalidArgs(
                         "dictionary 'a{\(key.code)\(value.code)}' holds a '\(entry.key.type.code)' → '\(entry.value.type.code)' entry")
                 }

@@ -49,6 +49,32 @@ public indirect enum DBusValue: Sendable {
     }
 }
 
+extension DBusValue {
+    /// Whether the value is of `type` — `type == expected` without building the value's type
+    /// (which allocates for containers): the check every property read and reply makes.
+    public func hasType(_ expected: DBusType) -> Bool {
+        switch (self, expected) {
+        case (.array(let element, _), .array(let expectedElement)): element == expectedElement
+        case (.dictionary(let key, let value, _), .dictionary(let expectedKey, let expectedValue)):
+            key == expectedKey && value == expectedValue
+        case (.struct(let fields), .struct(let types)):
+            fields.count == types.count && zip(fields, types).allSatisfy { $0.hasType($1) }
+        case (.array, _), (.dictionary, _), (.struct, _): false
+        default: type == expected
+        }
+    }
+
+    /// The length of the value's signature, without building its type.
+    var signatureLength: Int {
+        switch self {
+        case .array(let element, _): 1 + element.codeLength
+        case .dictionary(let key, let value, _): 3 + key.codeLength + value.codeLength
+        case .struct(let fields): 2 + fields.reduce(0) { $0 + $1.signatureLength }
+        default: 1
+        }
+    }
+}
+
 /// One key/value pair of a `DBusValue.dictionary`.
 public struct DictionaryEntry: Sendable, Hashable {
     public var key: DBusValue

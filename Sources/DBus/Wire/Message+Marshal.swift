@@ -26,7 +26,7 @@ extension Message {
         var length = 0
         for value in body {
             try value.validate()
-            length += value.type.codeLength
+            length += value.signatureLength
         }
         guard length <= SignatureParser.maxLength else {
             throw DBusError.invalidArgs("message signature is longer than 255 bytes")
