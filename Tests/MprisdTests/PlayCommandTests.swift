@@ -150,3 +150,34 @@ final class PlayCommandTests: PlayerTestCase {
         _ = await player.waitForExit()
     }
 }
+
+extension PlayCommandTests {
+    /// `CanGoNext` of the player, read as a desktop widget reads it.
+    private func canGoNext(_ name: String, on connection: Connection) async throws -> Bool? {
+        let reply = try await connection.call(destination: "org.mpris.MediaPlayer2.\(name)",
+                                              path: try ObjectPath("/org/mpris/MediaPlayer2"),
+                                              interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                              [.string("org.mpris.MediaPlayer2.Player"), .string("CanGoNext")])
+        guard case .variant(.boolean(let value))? = reply.first else { return nil }
+        return value
+    }
+
+    func testCanGoNextIsFalseOnTheLastTrackUnlessTheQueueLoops() async throws {
+        let watcher = try connect()
+        let first = try track("one.wav", seconds: 1)
+        let last = try track("two.wav", seconds: 30)
+        let player = try play(["--device", "null", "--name", "last", first, last])
+        try await waitUntil("playing the first track") { try await self.playerctl("-p", "last", "status") == "Playing" }
+        let onFirst = try await canGoNext("last", on: watcher)
+        XCTAssertEqual(onFirst, true)
+        try await waitUntil("on the last track, Next greys out", timeout: .seconds(5)) {
+            try await self.canGoNext("last", on: watcher) == false
+        }
+        try await playerctl("-p", "last", "loop", "Playlist")
+        try await waitUntil("a looping queue always has a next track") {
+            try await self.canGoNext("last", on: watcher) == true
+        }
+        player.signal(SIGTERM)
+        _ = await player.waitForExit()
+    }
+}

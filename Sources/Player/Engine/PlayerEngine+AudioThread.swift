@@ -58,6 +58,7 @@ extension PlayerEngine {
                 audio.baseFrame = -audio.sink.writtenFrames
                 audio.generation += 1
                 audio.item = Self.item(for: file, generation: audio.generation)
+                refreshNextAvailability()
                 audio.shownSecond = -1
                 endpoint?.update { info in
                     info.item = audio.item

@@ -45,6 +45,7 @@ extension PlayerEngine {
             guard case .changeRepeatMode(let mode) = event, let self else { return .commandFailed }
             change { $0.queue.loop = LoopMode(mode) }
             endpoint?.update { $0.repeatMode = mode }
+            refreshNextAvailability()
             return .success
         }
         commands.setHandler(.changeShuffleMode) { [weak self] event in
@@ -54,10 +55,19 @@ extension PlayerEngine {
                 $0.queue.setShuffle(on, random: &random)
             }
             endpoint?.update { $0.shuffle = on }
+            refreshNextAvailability()
             return .success
         }
         // Rate: neither sink resamples, so Rate stays 1 (MinimumRate = MaximumRate = 1) and the
         // command has no handler. OpenUri and Raise: a headless queue player has neither.
+    }
+}
+
+extension PlayerEngine {
+    /// `CanGoNext` follows the queue (MPRIS: false when Next would do nothing), so a desktop's
+    /// media widget greys the button on the last track of a queue that does not loop.
+    func refreshNextAvailability() {
+        endpoint?.commands.setEnabled(.nextTrack, shared.withLock { $0.queue.hasNext })
     }
 }
 
