@@ -94,15 +94,14 @@ public enum PlayerProgram {
     /// client, not a foreign player — before the name is ever requested. Nil: in-process.
     private static func policySession(_ connection: Connection, options: PlayOptions,
                                       log: PlayerLog) -> (client: PolicyClient, session: any AudioSessionHandle)? {
-        do {
-            let placement = try SessionBroker.makeSession(on: connection, configuration: AppProfile.mediaPlayer().configuration,
-                                                          name: options.name, fallback: AudioSystem())
-            if let notice = placement.notice { log.message(notice) }
+        switch SessionBroker.daemonSession(on: connection, configuration: AppProfile.mediaPlayer().configuration,
+                                           name: options.name) {
+        case .success(let placement):
             guard let client = placement.client else { return nil }
             log.message("audio policy: the policy daemon decides")
             return (client, placement.session)
-        } catch {
-            log.message("the playback session could not be made with the daemon (\(error)); deciding in-process")
+        case .failure(let reason):
+            if let notice = reason.notice { log.message(notice) }
             return nil
         }
     }

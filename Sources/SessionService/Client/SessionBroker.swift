@@ -19,23 +19,35 @@ public enum SessionBroker {
     /// Blocks for a few round trips: never on a connection's I/O thread.
     public static func makeSession(on connection: Connection?, configuration: SessionConfiguration,
                                    name: String, fallback: AudioSystem) throws(SessionError) -> Placement {
-        var notice: String?
-        if let connection, startDaemonIfNeeded(connection) {
-            do {
-                let client = try PolicyClient(connection: connection)
-                do {
-                    let session = try client.register(configuration, name: name)
-                    return Placement(session: session, client: client, notice: nil)
-                } catch {
-                    client.close()
-                    notice = "the policy daemon refused the session (\(error)); deciding in-process"
-                }
-            } catch {
-                notice = "the policy daemon is not reachable (\(error)); deciding in-process"
-            }
+        let remote = connection.map { daemonSession(on: $0, configuration: configuration, name: name) }
+        if let remote, case .success(let placement) = remote { return placement }
+        let notice: String? = if let remote, case .failure(let why) = remote { why.notice } else { nil }
+        return Placement(session: try fallback.makeSession(configuration), client: nil, notice: notice)
+    }
+
+    /// Why no daemon session was made: none runs (`notice` nil), or one failed (said in `notice`).
+    public struct NoDaemon: Error, Sendable {
+        public let notice: String?
+    }
+
+    /// The daemon's session alone, for an app that makes its in-process one itself: registers
+    /// `configuration` with the daemon on `connection`, starting it by activation if needed.
+    public static func daemonSession(on connection: Connection, configuration: SessionConfiguration,
+                                     name: String) -> Result<Placement, NoDaemon> {
+        guard startDaemonIfNeeded(connection) else { return .failure(NoDaemon(notice: nil)) }
+        let client: PolicyClient
+        do {
+            client = try PolicyClient(connection: connection)
+        } catch {
+            return .failure(NoDaemon(notice: "the policy daemon is not reachable (\(error)); deciding in-process"))
         }
-        let session = try fallback.makeSession(configuration)
-        return Placement(session: session, client: nil, notice: notice)
+        do {
+            let session = try client.register(configuration, name: name)
+            return .success(Placement(session: session, client: client, notice: nil))
+        } catch {
+            client.close()
+            return .failure(NoDaemon(notice: "the policy daemon refused the session (\(error)); deciding in-process"))
+        }
     }
 
     /// Whether a daemon owns `org.mprisd.AudioPolicy`, after asking the bus to start one by
