@@ -7,40 +7,11 @@ import XCTest
 /// the picked output without pausing it, `auto` moves it back, and a pick is a route change with
 /// reason *override* — so pulling out headphones the audio no longer goes to changes nothing.
 /// Outputs are `file` PCMs over a real-time PulseAudio null sink, so each captures what it played.
-final class PlayRouteTests: PlayerTestCase {
-    private var card: FakeSoundCard!
-    private var pulse: PulseServer!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        card = try FakeSoundCard(FakeSoundCard.State(headphones: true, volume: (60, 60)))
-        pulse = try await PulseServer()
-    }
-
-    override func tearDown() async throws {
-        pulse?.stop()
-        card = nil
-        try await super.tearDown()
-    }
-
+final class PlayRouteTests: PacedCardTestCase {
     /// The fake card plus two paced outputs, `first` and `second`, capturing to their own files;
     /// `second` is declared in the user's configuration.
     private func environment() throws -> [String: String] {
-        let config = path("asound-two.conf")
-        let base = try String(contentsOfFile: card.configPath, encoding: .utf8)
-        var text = base
-        for name in ["first", "second"] {
-            text += """
-                pcm.\(name) {
-                    type file
-                    slave { pcm { type pulse } }
-                    file "\(path(name + ".raw"))"
-                    format "raw"
-                }
-
-                """
-        }
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = try pacedEnvironment([("first", path("first.raw")), ("second", path("second.raw"))])
         try FileManager.default.createDirectory(atPath: path("config/mprisd"), withIntermediateDirectories: true)
         try """
             # outputs the user can pick
@@ -48,14 +19,11 @@ final class PlayRouteTests: PlayerTestCase {
             output.second.name = Second Output
             output.second.type = usbAudio
             """.write(toFile: path("config/mprisd/config"), atomically: true, encoding: .utf8)
-        var environment = pulse.variables.merging(userDirectories) { _, mine in mine }
-        environment["ALSA_CONFIG_PATH"] = config
-        return environment
+        return environment.merging(userDirectories) { _, mine in mine }
     }
 
-    private func size(_ name: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path(name + ".raw")))?[.size] as? Int) ?? 0
-    }
+    /// What output `name` captured so far.
+    private func captured(_ name: String) -> Int { size(path(name + ".raw")) }
 
     private func route(_ arguments: String..., environment: [String: String]) async throws -> ProgramResult {
         var merged = bus.environment
@@ -65,8 +33,8 @@ final class PlayRouteTests: PlayerTestCase {
 
     /// Waits until `name`'s capture grows, and returns whether it did.
     private func grows(_ name: String, within timeout: Duration = .seconds(3)) async -> Bool {
-        let start = size(name)
-        return await eventually(timeout: timeout) { self.size(name) > start + 20_000 }
+        let start = captured(name)
+        return await eventually(timeout: timeout) { self.captured(name) > start + 20_000 }
     }
 
     func testAPickMovesPlaybackToTheConfiguredDeviceAndNeverPauses() async throws {
@@ -76,7 +44,7 @@ final class PlayRouteTests: PlayerTestCase {
         try await waitUntil("playing") { try await self.playerctl("-p", "pick", "status") == "Playing" }
         let firstFlows = await grows("first")
         XCTAssertTrue(firstFlows, "audio goes to the player's own device first")
-        XCTAssertEqual(size("second"), 0)
+        XCTAssertEqual(captured("second"), 0)
 
         let listed = try await route("list", "--control", FakeSoundCard.control, environment: environment)
         XCTAssertEqual(listed.status, 0, listed.stderr)
@@ -89,11 +57,11 @@ final class PlayRouteTests: PlayerTestCase {
         XCTAssertEqual(used.status, 0, used.stderr)
         let secondFlows = await grows("second")
         XCTAssertTrue(secondFlows, "the picked device plays: \(player.stderr)")
-        let firstAfterMove = size("first")
-        let secondAfterMove = size("second")
+        let firstAfterMove = captured("first")
+        let secondAfterMove = captured("second")
         try await Task.sleep(for: .milliseconds(500))
-        XCTAssertEqual(size("first"), firstAfterMove, "nothing more goes to the first device")
-        XCTAssertGreaterThan(size("second"), secondAfterMove)
+        XCTAssertEqual(captured("first"), firstAfterMove, "nothing more goes to the first device")
+        XCTAssertGreaterThan(captured("second"), secondAfterMove)
         let afterPick = try await playerctl("-p", "pick", "status")
         XCTAssertEqual(afterPick, "Playing", "G-ROUTE-PICK: a pick never pauses")
         XCTAssertTrue(player.stderr.contains("route: second (picked)"), player.stderr)

@@ -6,42 +6,10 @@ import XCTest
 /// Unplugging the headphones pauses `mprisd play` at once; plugging them in never does
 /// (G-HEADPHONES-OUT, G-HEADPHONES-IN). The card is the fake ALSA control plugin of the tests; the
 /// output is a `file` PCM over a real-time PulseAudio null sink, so what was played is captured.
-final class PlayUnplugTests: PlayerTestCase {
-    private var card: FakeSoundCard!
-    private var pulse: PulseServer!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        card = try FakeSoundCard(FakeSoundCard.State(headphones: true, volume: (60, 60)))
-        pulse = try await PulseServer()
-    }
-
-    override func tearDown() async throws {
-        pulse?.stop()
-        card = nil
-        try await super.tearDown()
-    }
-
-    /// The card's configuration plus `paced`: a capture that plays through PulseAudio in real time.
+final class PlayUnplugTests: PacedCardTestCase {
+    /// The card plus `paced`: a capture that plays through PulseAudio in real time.
     private func environment(capture: String) throws -> [String: String] {
-        let config = path("asound-paced.conf")
-        let base = try String(contentsOfFile: card.configPath, encoding: .utf8)
-        try (base + """
-            pcm.paced {
-                type file
-                slave { pcm { type pulse } }
-                file "\(capture)"
-                format "raw"
-            }
-
-            """).write(toFile: config, atomically: true, encoding: .utf8)
-        var environment = pulse.variables
-        environment["ALSA_CONFIG_PATH"] = config
-        return environment
-    }
-
-    private func size(_ file: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
+        try pacedEnvironment([("paced", capture)])
     }
 
     func testUnplugPausesAtOnceAndPlugInNeverDoes() async throws {
