@@ -55,6 +55,22 @@ final class ToolInteropPropertyTests: InteropTestCase {
         XCTAssertEqual(anyInterface, "v d 0.75\n")
     }
 
+    /// A getter that yields a value no message can carry (a string with NUL) makes Get and GetAll
+    /// answer Failed, naming the marshalling; the other properties and the service are unharmed.
+    func testUnsendablePropertyValueIsAFailedReply() async throws {
+        try await startService()
+        state["Name"] = .string("a\u{0}b")
+        failed(try await gdbusCall("Get", ["org.mprisd.Test", "Name"], interface: Interop.properties),
+               with: DBusError.Name.failed, "could not be marshalled")
+        failed(try await gdbusCall("GetAll", ["org.mprisd.Test"], interface: Interop.properties),
+               with: DBusError.Name.failed, "could not be marshalled")
+        let volume = try await getProperty("Volume")
+        XCTAssertEqual(volume, "d 0.5\n")
+        state["Name"] = .string("fine again")
+        let all = succeeded(try await busctlCall("GetAll", ["s", Interop.iface], interface: Interop.properties))
+        XCTAssertTrue(all.hasPrefix("a{sv} 6 \"Name\" s \"fine again\""), all)
+    }
+
     /// dbus-monitor sees exactly the PropertiesChanged signals that carry real changes.
     func testPropertiesChangedThroughDbusMonitor() async throws {
         let (_, object) = try await startService()

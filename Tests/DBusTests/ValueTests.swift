@@ -38,21 +38,46 @@ final class ValueTests: XCTestCase {
         XCTAssertThrowsError(try String(dbusValue: .int32(1)))
     }
 
+    /// Values no message may carry: each one's own check names what is wrong.
+    private static let unmarshallable: [DBusValue] = [
+        .string("a\u{0}b"),
+        .array(element: .string, [.int32(1)]),
+        .array(element: .byte, [.byte(1), .int32(1)]),
+        .dictionary(key: .string, value: .int32, [DictionaryEntry(.int32(1), .int32(1))]),
+        .dictionary(key: .variant, value: .int32, []),
+        .struct([]),
+        (0..<70).reduce(DBusValue.int32(0)) { inner, _ in .variant(inner) },
+    ]
+
     func testValidationRejectsWhatCannotBeMarshalled() {
-        let cases: [DBusValue] = [
-            .string("a\u{0}b"),
-            .array(element: .string, [.int32(1)]),
-            .dictionary(key: .string, value: .int32, [DictionaryEntry(.int32(1), .int32(1))]),
-            .dictionary(key: .variant, value: .int32, []),
-            .struct([]),
-            (0..<70).reduce(DBusValue.int32(0)) { inner, _ in .variant(inner) },
-        ]
-        for value in cases {
+        for value in Self.unmarshallable {
             XCTAssertThrowsError(try value.validate(), "\(value)") { error in
                 XCTAssertEqual((error as? DBusError)?.name, DBusError.Name.invalidArgs)
             }
         }
         XCTAssertNoThrow(try (0..<60).reduce(DBusValue.int32(0)) { inner, _ in .variant(inner) }.validate())
+    }
+
+    /// Marshalling makes the same checks in its single walk, at any depth: bare, inside a variant
+    /// of an `a{sv}`, and as a struct field. A message that fails is never built.
+    func testMarshallingRejectsWhatValidationRejects() {
+        for value in Self.unmarshallable {
+            for body in [[value],
+                         [.dictionary(key: .string, value: .variant, [DictionaryEntry(.string("k"), .variant(value))])],
+                         [.struct([.int32(1), value])]] {
+                let message = Message.methodCall(destination: nil, path: .root, interface: nil, member: "X", body: body)
+                XCTAssertThrowsError(try message.makeLibdbusMessage(), "\(body)") { error in
+                    XCTAssertEqual((error as? DBusError)?.name, DBusError.Name.invalidArgs, "\(body)")
+                }
+            }
+        }
+        let deepButLegal = (0..<60).reduce(DBusValue.int32(0)) { inner, _ in .variant(inner) }
+        let sendable = [deepButLegal, .array(element: .byte, [.byte(1), .byte(2)]), .string("plain"),
+                        .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("k"), .variant(.struct([.int32(1)])))])]
+        for value in sendable {
+            let message = Message.methodCall(destination: nil, path: .root, interface: nil, member: "X", body: [value])
+            XCTAssertNoThrow(try message.makeLibdbusMessage(), "\(value)")
+        }
     }
 
     func testMessageRefusesBadHeaders() {

@@ -13,6 +13,8 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
     var signals = SignalRouter()
     /// Calls still waiting for an answer; whatever libdbus leaves unanswered at teardown fails here.
     private var outstanding: [ObjectIdentifier: PendingReply] = [:]
+    /// Header strings of the last message received, reused by the next (loop thread only).
+    private var headerStrings = HeaderStrings()
 
     enum Target {
         case bus(DBusBusType)
@@ -114,10 +116,10 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
     private func receive(_ message: OpaquePointer) -> DBusHandlerResult {
         switch dbus_message_get_type(message) {
         case CDBUS_MESSAGE_TYPE_METHOD_CALL:
-            objects.dispatch(Message(libdbusMessage: message), raw: message, on: self)
+            objects.dispatch(Message(libdbusMessage: message, reusing: &headerStrings), raw: message, on: self)
             return DBUS_HANDLER_RESULT_HANDLED
         case CDBUS_MESSAGE_TYPE_SIGNAL:
-            let signal = Message(libdbusMessage: message)
+            let signal = Message(libdbusMessage: message, reusing: &headerStrings)
             if signal.interface == "org.freedesktop.DBus.Local", signal.member == "Disconnected" {
                 events.publish(.disconnected)
                 loop.stop()

@@ -3,17 +3,21 @@
 extension ObjectTable {
     func answerProperties(_ path: ObjectPath, _ object: Object, _ member: String, _ answer: Answer) {
         let body = answer.call.body
-        switch (member, answer.call.signature.code) {
-        case ("Get", "ss"):
-            guard case .string(let interfaceName) = body[0], case .string(let name) = body[1] else { return }
+        switch member {
+        case "Get":
+            guard body.count == 2, case .string(let interfaceName) = body[0], case .string(let name) = body[1] else {
+                return answer.fail(Self.wrongArguments(member, "ss", answer.call))
+            }
             do {
                 let (_, property) = try lookup(object, interfaceName, name)
                 answer.reply([.variant(try read(property))])
             } catch {
                 answer.fail(error)
             }
-        case ("GetAll", "s"):
-            guard case .string(let interfaceName) = body[0] else { return }
+        case "GetAll":
+            guard body.count == 1, case .string(let interfaceName) = body[0] else {
+                return answer.fail(Self.wrongArguments(member, "s", answer.call))
+            }
             var interfaces = object.interfaces
             if !interfaceName.isEmpty {
                 guard let interface = object.interface(named: interfaceName) else {
@@ -22,20 +26,26 @@ extension ObjectTable {
                 }
                 interfaces = [interface]
             }
-            var entries: [DictionaryEntry] = []
-            do {
-                for interface in interfaces {
-                    for property in interface.properties {
-                        entries.append(DictionaryEntry(.string(property.name), .variant(try read(property))))
+            // Written straight into the reply: no dictionary value is built for the a{sv}.
+            answer.reply { (iter) throws(DBusError) in
+                try Marshal.appendVariantMap(to: &iter) { (map) throws(DBusError) in
+                    for interface in interfaces {
+                        for property in interface.properties {
+                            let value = try read(property)
+                            do throws(DBusError) {
+                                try map.append(property.name, value)
+                            } catch {
+                                throw DBusError.failed("the reply could not be marshalled: \(error.message)")
+                            }
+                        }
                     }
                 }
-            } catch {
-                return answer.fail(error)
             }
-            answer.reply([.dictionary(key: .string, value: .variant, entries)])
-        case ("Set", "ssv"):
-            guard case .string(let interfaceName) = body[0], case .string(let name) = body[1],
-                  case .variant(let value) = body[2] else { return }
+        case "Set":
+            guard body.count == 3, case .string(let interfaceName) = body[0], case .string(let name) = body[1],
+                  case .variant(let value) = body[2] else {
+                return answer.fail(Self.wrongArguments(member, "ssv", answer.call))
+            }
             do {
                 let (interface, property) = try lookup(object, interfaceName, name)
                 guard let set = property.setter else {
@@ -52,12 +62,13 @@ extension ObjectTable {
             } catch {
                 answer.fail(.failed(String(describing: error)))
             }
-        case ("Get", _), ("GetAll", _), ("Set", _):
-            let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"][member] ?? ""
-            answer.fail(.invalidArgs("\(member) takes '\(expected)', not '\(answer.call.signature.code)'"))
         default:
             answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterface.properties) has no method \(member)"))
         }
+    }
+
+    private static func wrongArguments(_ member: String, _ expected: String, _ call: Message) -> DBusError {
+        .invalidArgs("\(member) takes '\(expected)', not '\(call.signature.code)'")
     }
 
     /// Finds a property and the interface that declares it (any interface when the name is empty).

@@ -147,6 +147,17 @@ struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the l
         }
     }
 
+    /// Replies with a body written by `write` straight into the message; what `write` throws is
+    /// the error reply.
+    func reply(writing write: (inout DBusMessageIter) throws(DBusError) -> Void) {
+        guard !call.noReplyExpected else { return }
+        do {
+            core.send(consuming: try raw.makeReply(writing: write))
+        } catch {
+            fail(error)
+        }
+    }
+
     func fail(_ error: DBusError) {
         guard !call.noReplyExpected else { return }
         do {
@@ -165,7 +176,7 @@ struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the l
     func complete(checking method: Method, _ produce: () throws -> [DBusValue]) {
         do {
             let body = try produce()
-                guard body.count == method.outputs.count,
+            guard body.count == method.outputs.count,
                   zip(body, method.outputs).allSatisfy({ $0.type == $1.type }) else {
                 let produced = Signature(body.map(\.type))
                 return fail(.failed("\(method.name) produced '\(produced.code)' but declares '\(method.outputSignature.code)'"))

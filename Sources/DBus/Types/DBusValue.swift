@@ -54,13 +54,16 @@ extension DBusValue {
     /// (which allocates for containers): the check every property read and reply makes.
     public func hasType(_ expected: DBusType) -> Bool {
         switch (self, expected) {
+        case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
+             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.string, .string),
+             (.objectPath, .objectPath), (.signature, .signature), (.unixFD, .unixFD), (.variant, .variant):
+            true
         case (.array(let element, _), .array(let expectedElement)): element == expectedElement
         case (.dictionary(let key, let value, _), .dictionary(let expectedKey, let expectedValue)):
             key == expectedKey && value == expectedValue
         case (.struct(let fields), .struct(let types)):
             fields.count == types.count && zip(fields, types).allSatisfy { $0.hasType($1) }
-        case (.array, _), (.dictionary, _), (.struct, _): false
-        default: type == expected
+        default: false
         }
     }
 

@@ -21,13 +21,11 @@ extension Message {
         return raw
     }
 
-    /// Checks that `body` can be marshalled (values, and the 255-byte signature limit).
+    /// Checks the body's signature against the 255-byte limit; the values themselves are checked
+    /// while `Marshal` appends them.
     static func checkBody(_ body: [DBusValue]) throws(DBusError) {
         var length = 0
-        for value in body {
-            try value.validate()
-            length += value.signatureLength
-        }
+        for value in body { length += value.signatureLength }
         guard length <= SignatureParser.maxLength else {
             throw DBusError.invalidArgs("message signature is longer than 255 bytes")
         }
@@ -90,15 +88,21 @@ extension Message {
 
     /// Reads a libdbus message (borrowed; the caller keeps its reference).
     init(libdbusMessage raw: OpaquePointer) {
+        var strings = HeaderStrings()
+        self.init(libdbusMessage: raw, reusing: &strings)
+    }
+
+    /// Reads a libdbus message, reusing the header strings of the one read before when they repeat.
+    init(libdbusMessage raw: OpaquePointer, reusing strings: inout HeaderStrings) {
         let type = dbus_message_get_type(raw)
         self.init(kind: Kind(libdbusType: type))
         serial = dbus_message_get_serial(raw)
         replySerial = dbus_message_get_reply_serial(raw)
-        sender = dbus_message_get_sender(raw).map { String(cString: $0) }
-        destination = dbus_message_get_destination(raw).map { String(cString: $0) }
-        path = dbus_message_get_path(raw).map { ObjectPath(trusted: String(cString: $0)) }
-        interface = dbus_message_get_interface(raw).map { String(cString: $0) }
-        member = dbus_message_get_member(raw).map { String(cString: $0) }
+        sender = strings.sender(dbus_message_get_sender(raw))
+        destination = strings.destination(dbus_message_get_destination(raw))
+        path = strings.path(dbus_message_get_path(raw)).map { ObjectPath(trusted: $0) }
+        interface = strings.interface(dbus_message_get_interface(raw))
+        member = strings.member(dbus_message_get_member(raw))
         errorName = dbus_message_get_error_name(raw).map { String(cString: $0) }
         noReplyExpected = dbus_message_get_no_reply(raw) != 0
         var iter = DBusMessageIter()

@@ -29,6 +29,23 @@ final class ReceivedMessage: @unchecked Sendable {  // invariant: a received mes
         return reply
     }
 
+    /// The successful reply (+1 reference), its body written by `write` straight into the message
+    /// (a `GetAll` reply, without first building its dictionary as a value).
+    func makeReply(writing write: (inout DBusMessageIter) throws(DBusError) -> Void) throws(DBusError) -> OpaquePointer {
+        guard let reply = dbus_message_new_method_return(pointer) else {
+            throw DBusError(DBusError.Name.noMemory, "dbus_message_new_method_return failed")
+        }
+        do {
+            var iter = DBusMessageIter()
+            dbus_message_iter_init_append(reply, &iter)
+            try write(&iter)
+        } catch {
+            dbus_message_unref(reply)
+            throw error
+        }
+        return reply
+    }
+
     /// The error reply (+1 reference); throws if the name or message cannot be sent as they are.
     func makeErrorReply(_ error: DBusError) throws(DBusError) -> OpaquePointer {
         guard NameSyntax.isInterfaceName(error.name) else {

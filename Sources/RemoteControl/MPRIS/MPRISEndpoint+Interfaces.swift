@@ -9,34 +9,31 @@ extension MPRISEndpoint {
         [rootInterfaceDeclaration(), playerInterfaceDeclaration()]
     }
 
-    /// Reads the published snapshot; fails when the endpoint is gone.
+    /// Computes a value from the published snapshot under the lock (no copy of the snapshot);
+    /// fails when the endpoint is gone.
     private static func read(_ endpoint: MPRISEndpoint?,
-                             _ value: (MPRISSnapshot) -> DBusValue) throws(DBusError) -> DBusValue {
-        guard let endpoint else { throw DBusError.failed("the player has gone away") }
-        return value(endpoint.published)
+                             _ value: (borrowing MPRISSnapshot) -> DBusValue) throws(DBusError) -> DBusValue {
+        guard let endpoint else { throw gone() }
+        return endpoint.state.withLock { value($0.published) }
     }
 
     private static func gone() -> DBusError { DBusError.failed("the player has gone away") }
 
-    /// An announced property's current value (`MPRISSnapshot.values`), without copying the
-    /// snapshot: one lock, one dictionary lookup.
-    private static func value(_ endpoint: MPRISEndpoint?, _ name: String) throws(DBusError) -> DBusValue {
+    /// An announced property's current value (`MPRISSnapshot.values`), computed when it last
+    /// changed: one lock, one array read.
+    private static func value(_ endpoint: MPRISEndpoint?, _ property: AnnouncedProperty) throws(DBusError) -> DBusValue {
         guard let endpoint else { throw gone() }
-        let values = endpoint.state.withLock { $0.values }
-        guard let value = values.player[name] ?? values.root[name] else {
-            throw DBusError.failed("\(name) has no published value")
-        }
-        return value
+        return endpoint.state.withLock { $0.values[property] }
     }
 
     private func rootInterfaceDeclaration() -> Interface {
         let configuration = self.configuration
         var properties: [Property] = [
             Property("CanQuit", .boolean, get: { [weak self] in
-                try Self.value(self, "CanQuit")
+                try Self.value(self, .canQuit)
             }),
             Property("CanRaise", .boolean, get: { [weak self] in
-                try Self.value(self, "CanRaise")
+                try Self.value(self, .canRaise)
             }),
             Property("HasTrackList", .boolean, changeSignal: .constant, get: { .boolean(false) }),
             Property("Identity", .string, changeSignal: .constant, get: { .string(configuration.identity) }),
@@ -67,8 +64,8 @@ extension MPRISEndpoint {
                 return try method(self)
             }
         }
-        func flag(_ name: String) -> Property {
-            Property(name, .boolean, get: { [weak self] in try Self.value(self, name) })
+        func flag(_ property: AnnouncedProperty) -> Property {
+            Property(property.name, .boolean, get: { [weak self] in try Self.value(self, property) })
         }
         return Interface(Self.playerInterface, methods: [
             simple("Next") { try $0.perform(.nextTrack) },
@@ -93,31 +90,31 @@ extension MPRISEndpoint {
             },
         ], properties: [
             Property("PlaybackStatus", .string, get: { [weak self] in
-                try Self.value(self, "PlaybackStatus")
+                try Self.value(self, .playbackStatus)
             }),
             Property("LoopStatus", .string, get: { [weak self] in
-                try Self.value(self, "LoopStatus")
+                try Self.value(self, .loopStatus)
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setLoopStatus(try String(dbusValue: value))
             }),
             Property("Rate", .double, get: { [weak self] in
-                try Self.value(self, "Rate")
+                try Self.value(self, .rate)
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setRate(try Double(dbusValue: value))
             }),
             Property("Shuffle", .boolean, get: { [weak self] in
-                try Self.value(self, "Shuffle")
+                try Self.value(self, .shuffle)
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setShuffle(try Bool(dbusValue: value))
             }),
             Property("Metadata", .dictionary(key: .string, value: .variant), get: { [weak self] in
-                try Self.value(self, "Metadata")
+                try Self.value(self, .metadata)
             }),
             Property("Volume", .double, get: { [weak self] in
-                try Self.value(self, "Volume")
+                try Self.value(self, .volume)
             }, set: { [weak self] value in
                 guard let self else { throw Self.gone() }
                 try self.setVolume(try Double(dbusValue: value))
@@ -127,16 +124,16 @@ extension MPRISEndpoint {
                 try Self.read(self) { .int64($0.position().microseconds) }
             }),
             Property("MinimumRate", .double, get: { [weak self] in
-                try Self.value(self, "MinimumRate")
+                try Self.value(self, .minimumRate)
             }),
             Property("MaximumRate", .double, get: { [weak self] in
-                try Self.value(self, "MaximumRate")
+                try Self.value(self, .maximumRate)
             }),
-            flag("CanGoNext"),
-            flag("CanGoPrevious"),
-            flag("CanPlay"),
-            flag("CanPause"),
-            flag("CanSeek"),
+            flag(.canGoNext),
+            flag(.canGoPrevious),
+            flag(.canPlay),
+            flag(.canPause),
+            flag(.canSeek),
             // The endpoint always accepts control; what it accepts is told by the other Can*.
             Property("CanControl", .boolean, changeSignal: .none, get: { .boolean(true) }),
         ], signals: [

@@ -212,8 +212,7 @@ public final class MPRISEndpoint: Sendable {
         state.values = published.values
 
         var plan = Plan(object: state.object)
-        plan.playerNames = MPRISSnapshot.changed(oldValues.player, state.values.player)
-        plan.rootNames = MPRISSnapshot.changed(oldValues.root, state.values.root)
+        (plan.playerNames, plan.rootNames) = MPRISSnapshot.changed(oldValues, state.values)
         if discontinuity && published.inContext { plan.seeked = published.position().microseconds }
         plan.action = state.gate.next(wanted: wanted)
         if state.closed && state.gate.phase == .idle && !state.unexported {

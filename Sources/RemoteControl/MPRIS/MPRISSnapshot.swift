@@ -68,42 +68,76 @@ struct MPRISSnapshot: Sendable, Hashable {
         return .dictionary(key: .string, value: .variant, entries)
     }
 
-    /// The announced (`EmitsChangedSignal` true) properties of the Player interface by name.
-    /// `Position` is absent: it is computed on `Get` and never signalled; `CanControl` is constant.
-    var playerProperties: [String: DBusValue] {
-        [
-            "PlaybackStatus": .string(playbackStatus),
-            "LoopStatus": .string(info.repeatMode.loopStatus),
-            "Rate": .double(info.rate),
-            "Shuffle": .boolean(info.shuffle),
-            "Metadata": metadata,
-            "Volume": .double(info.volume),
-            "MinimumRate": .double(info.minimumRate),
-            "MaximumRate": .double(info.maximumRate),
-            "CanGoNext": .boolean(can(.nextTrack)),
-            "CanGoPrevious": .boolean(can(.previousTrack)),
-            "CanPlay": .boolean(can(.play)),
-            "CanPause": .boolean(can(.pause)),
-            "CanSeek": .boolean(canSeek),
-        ]
+    /// The value of an announced property in this snapshot.
+    func value(of property: AnnouncedProperty) -> DBusValue {
+        switch property {
+        case .playbackStatus: .string(playbackStatus)
+        case .loopStatus: .string(info.repeatMode.loopStatus)
+        case .rate: .double(info.rate)
+        case .shuffle: .boolean(info.shuffle)
+        case .metadata: metadata
+        case .volume: .double(info.volume)
+        case .minimumRate: .double(info.minimumRate)
+        case .maximumRate: .double(info.maximumRate)
+        case .canGoNext: .boolean(can(.nextTrack))
+        case .canGoPrevious: .boolean(can(.previousTrack))
+        case .canPlay: .boolean(can(.play))
+        case .canPause: .boolean(can(.pause))
+        case .canSeek: .boolean(canSeek)
+        case .canQuit: .boolean(can(.quit))
+        case .canRaise: .boolean(can(.raise))
+        }
     }
 
-    // MARK: org.mpris.MediaPlayer2
-
-    var rootProperties: [String: DBusValue] {
-        ["CanQuit": .boolean(can(.quit)), "CanRaise": .boolean(can(.raise))]
-    }
-
-    /// The announced values of both interfaces.
+    /// The announced values of both interfaces, in `AnnouncedProperty` order.
     struct Values: Sendable, Hashable {
-        var player: [String: DBusValue]
-        var root: [String: DBusValue]
+        fileprivate(set) var items: [DBusValue]
+
+        subscript(_ property: AnnouncedProperty) -> DBusValue { items[property.rawValue] }
     }
 
-    var values: Values { Values(player: playerProperties, root: rootProperties) }
+    var values: Values { Values(items: AnnouncedProperty.allCases.map { value(of: $0) }) }
 
-    /// Names whose value differs between two property maps.
-    static func changed(_ old: [String: DBusValue], _ new: [String: DBusValue]) -> [String] {
-        new.keys.filter { old[$0] != new[$0] }.sorted()
+    /// Names whose value differs between two sets of values, per interface, sorted.
+    static func changed(_ old: Values, _ new: Values) -> (player: [String], root: [String]) {
+        var player: [String] = []
+        var root: [String] = []
+        for property in AnnouncedProperty.allCases where old[property] != new[property] {
+            if property.isRoot { root.append(property.name) } else { player.append(property.name) }
+        }
+        return (player.sorted(), root.sorted())
     }
+}
+
+/// The properties announced with their values (`EmitsChangedSignal` true), in a fixed order: a
+/// getter reads its value by position, not by hashing its name, once per property of a `GetAll`.
+/// `Position` is absent (computed on `Get`, never signalled), as are the constants.
+enum AnnouncedProperty: Int, CaseIterable, Sendable {
+    case playbackStatus, loopStatus, rate, shuffle, metadata, volume, minimumRate, maximumRate
+    case canGoNext, canGoPrevious, canPlay, canPause, canSeek
+    /// `org.mpris.MediaPlayer2`'s two.
+    case canQuit, canRaise
+
+    var name: String {
+        switch self {
+        case .playbackStatus: "PlaybackStatus"
+        case .loopStatus: "LoopStatus"
+        case .rate: "Rate"
+        case .shuffle: "Shuffle"
+        case .metadata: "Metadata"
+        case .volume: "Volume"
+        case .minimumRate: "MinimumRate"
+        case .maximumRate: "MaximumRate"
+        case .canGoNext: "CanGoNext"
+        case .canGoPrevious: "CanGoPrevious"
+        case .canPlay: "CanPlay"
+        case .canPause: "CanPause"
+        case .canSeek: "CanSeek"
+        case .canQuit: "CanQuit"
+        case .canRaise: "CanRaise"
+        }
+    }
+
+    /// Declared by `org.mpris.MediaPlayer2` rather than its `Player` interface.
+    var isRoot: Bool { self == .canQuit || self == .canRaise }
 }
