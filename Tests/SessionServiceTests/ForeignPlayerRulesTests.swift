@@ -50,6 +50,27 @@ final class ForeignPlayerRulesTests: XCTestCase {
         XCTAssertFalse(player.pausedByPolicy)
     }
 
+    /// Our Pause and the user's Play folded into no announced change (mpv-mpris batches): the
+    /// cached status still says Playing although the session is inactive. The end of the
+    /// interruption reads the status afresh; found playing, the session is activated — even
+    /// though the cached status did not change.
+    func testInterruptionEndedWithoutResumeReadsTheStatusAfresh() {
+        var player = playing()
+        _ = player.handle(.interruption(.began(reason: .default)), cause: "session 2")
+        let ended = player.handle(.interruption(.ended(options: [])), cause: "")
+        XCTAssertEqual(ended, [.log("\(player.busName) stays paused: interruption ended without resume"), .readStatus])
+        XCTAssertFalse(player.pausedByPolicy)
+        XCTAssertEqual(player.statusRead("Playing"), [.activate])
+        // Found paused: cached as such, so the user's Play later is a change that activates.
+        var paused = playing()
+        _ = paused.handle(.interruption(.began(reason: .default)), cause: "session 2")
+        _ = paused.handle(.interruption(.ended(options: [])), cause: "")
+        XCTAssertEqual(paused.statusRead("Paused"), [.deactivate])
+        XCTAssertEqual(paused.update(MPRISPlayerProperties(playbackStatus: "Playing")), [.activate])
+        // A read that failed changes nothing.
+        XCTAssertEqual(paused.statusRead(nil), [])
+    }
+
     func testRefusedActivationPausesAndKeepsTheResumeWhileStillInterrupted() {
         var player = playing()
         _ = player.handle(.interruption(.began(reason: .default)), cause: "session 2")

@@ -11,6 +11,8 @@ import SessionCore
 ///   interruption's *ended* can still resume it.
 /// - Interrupted → `Pause` (if Playing and CanPause), remembered as `pausedByPolicy`; *ended* with
 ///   shouldResume → `Play` only if the policy paused it; a player the user paused is never resumed.
+///   *ended* without resume → the status is read afresh (the user may have resumed it, folded
+///   into no signal), and a player found playing gets its session back.
 /// - Ducked → `Volume` × `duckFactor`, the exact prior value remembered and set back when the
 ///   ducking ends — unless the user changed the volume meanwhile (then theirs stays).
 /// - The route lost the device it played on → `Pause` (never resumed).
@@ -108,7 +110,10 @@ struct ForeignPlayer: Sendable {
             guard pausedByPolicy else { return [] }
             pausedByPolicy = false
             guard options.contains(.shouldResume) else {
-                return [.log("\(busName) stays paused: interruption ended without resume")]
+                // The user may have resumed it meanwhile, and a player that batches its signals
+                // (mpv-mpris, 100 ms) can fold our Pause and their Play into no change at all:
+                // the status is read afresh, and a player found playing gets its session back.
+                return [.log("\(busName) stays paused: interruption ended without resume"), .readStatus]
             }
             // Not checked against the cached status: our Pause may not be reported yet (mpv-mpris
             // batches its signals), and Play on a playing player does nothing.
@@ -138,6 +143,15 @@ struct ForeignPlayer: Sendable {
         default:
             return []
         }
+    }
+
+    /// The fresh status read after an interruption ended (nil: the read failed, nothing changes).
+    /// Unlike a signal, it acts on the session's state rather than on a change of status: a player
+    /// found playing is activated even if the cached status already said so.
+    mutating func statusRead(_ status: String?) -> [ForeignPlayerAction] {
+        guard let status else { return [] }
+        properties.merge(MPRISPlayerProperties(playbackStatus: status))
+        return isPlaying ? [.activate] : [.deactivate]
     }
 
     /// The fresh volume read for a ducking (nil: the read failed; the last announced value is used).

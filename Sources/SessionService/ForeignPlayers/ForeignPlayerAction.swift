@@ -11,6 +11,9 @@ enum ForeignPlayerAction: Sendable, Hashable {
     /// Read the player's `Volume` now (a ducking is about to lower it); the answer goes to
     /// `ForeignPlayer.volumeRead`.
     case readVolume
+    /// Read the player's `PlaybackStatus` now (an interruption ended and the cached status may
+    /// be stale); the answer goes to `ForeignPlayer.statusRead`.
+    case readStatus
     /// Only a log line.
     case log(String)
 }

@@ -49,6 +49,12 @@ enum ForeignPlayerQuery {
                     body: [.string(ForeignPlayerNames.playerInterface), .string("Volume")])
     }
 
+    static func playbackStatus(of owner: String) -> Message {
+        .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
+                    interface: ForeignPlayerNames.propertiesInterface, member: "Get",
+                    body: [.string(ForeignPlayerNames.playerInterface), .string("PlaybackStatus")])
+    }
+
     static func getAll(of owner: String) -> Message {
         .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
                     interface: ForeignPlayerNames.propertiesInterface, member: "GetAll",

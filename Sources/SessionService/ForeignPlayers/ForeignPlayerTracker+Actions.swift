@@ -23,6 +23,9 @@ extension ForeignPlayerTracker {
             case .readVolume:
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 readVolume(of: target, name: name, token: token)
+            case .readStatus:
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                readStatus(of: target, name: name, token: token)
             case .log(let line):
                 log(line)
             }
@@ -75,6 +78,20 @@ extension ForeignPlayerTracker {
                 volume = value
             }
             let more = modify(name, token) { $0.player.volumeRead(volume) } ?? []
+            perform(more, for: name, token: token)
+        }
+    }
+
+    /// Reads `PlaybackStatus` after an interruption ended; a player that does not answer keeps
+    /// the status last announced.
+    private func readStatus(of owner: String, name: String, token: UInt64) {
+        connection.call(ForeignPlayerQuery.playbackStatus(of: owner), timeout: Self.callTimeout) { [weak self] result in
+            guard let self else { return }
+            var status: String?
+            if case .success(let reply) = result, case .variant(.string(let value))? = reply.body.first {
+                status = value
+            }
+            let more = modify(name, token) { $0.player.statusRead(status) } ?? []
             perform(more, for: name, token: token)
         }
     }
