@@ -8,6 +8,7 @@ enum Unmarshal {
     /// Reads every value from `iter` to its end.
     static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
         var values: [DBusValue] = []
+        values.reserveCapacity(4)  // most bodies are short: one allocation, not one per growth
         while true {
             let type = dbus_message_iter_get_arg_type(&iter)
             if type == CDBUS_TYPE_INVALID { break }
