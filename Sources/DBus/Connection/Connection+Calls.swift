@@ -88,7 +88,7 @@ extension Connection {
         guard !core.loop.isOnLoopThread else {
             throw DBusError.failed("callAndWait on the connection's own thread would never return")
         }
-        let latch = try Latch<Result<Message, DBusError>>()
+        let latch = Latch<Result<Message, DBusError>>()
         call(message, timeout: timeout) { latch.open(with: $0) }
         return try latch.wait().get()
     }

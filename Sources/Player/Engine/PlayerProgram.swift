@@ -137,16 +137,11 @@ public enum PlayerProgram {
     /// The name is released by the bus asynchronously; exit only once it is gone (at most 2 s, so
     /// a dead bus cannot hold the exit).
     private static func waitForRelease(_ endpoint: MPRISEndpoint) {
-        let released = eventfd(0, Int32(EFD_CLOEXEC))
-        guard released >= 0 else { return }
-        defer { close(released) }
+        let released = Latch<Void>()
         endpoint.onBusNameChange { name in
-            guard name == nil else { return }
-            var one: UInt64 = 1
-            _ = write(released, &one, 8)
+            if name == nil { released.open() }
         }
         guard endpoint.busName != nil else { return }
-        var entry = pollfd(fd: released, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, 2000)
+        _ = released.wait(timeout: .seconds(2))
     }
 }

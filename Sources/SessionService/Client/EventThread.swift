@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -29,11 +30,11 @@ public final class EventThread: Sendable {
     /// Queues `job` and blocks until it ran (or was dropped because the thread stopped). Never
     /// from the thread itself.
     public func enqueueAndWait(_ job: @escaping @Sendable () -> Void) {
-        let done = OneShot<Bool>()
+        let done = Latch<Bool>()
         jobs.enqueue({
             job()
-            done.fulfil(true)
-        }, dropped: { done.fulfil(false) })
+            done.open(with: true)
+        }, dropped: { done.open(with: false) })
         _ = done.wait()
     }
 

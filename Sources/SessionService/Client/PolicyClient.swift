@@ -45,14 +45,14 @@ public final class PolicyClient: Sendable {
         events = EventThread(name: "mprisd-policy-events")
         let sessions = MatchRule(interface: AudioPolicyNames.sessionInterface,
                                  pathNamespace: try ObjectPath(AudioPolicyNames.objectPath + "/session"))
-        let subscribed = OneShot<Result<SignalSubscription, DBusError>>()
+        let subscribed = Latch<Result<SignalSubscription, DBusError>>()
         connection.subscribe(sessions, { [weak self] in self?.sessionSignal($0) },
-                             completion: { subscribed.fulfil($0) })
+                             completion: { subscribed.open(with: $0) })
         let signals = try subscribed.wait().get()
         state.withLock { $0.subscriptions.append(signals) }
-        let watched = OneShot<Result<SignalSubscription, DBusError>>()
+        let watched = Latch<Result<SignalSubscription, DBusError>>()
         connection.watchNameOwner(AudioPolicyNames.busName, { [weak self] in self?.ownerChanged(to: $0) },
-                                  completion: { watched.fulfil($0) })
+                                  completion: { watched.open(with: $0) })
         let watch = try watched.wait().get()
         state.withLock { $0.subscriptions.append(watch) }
     }

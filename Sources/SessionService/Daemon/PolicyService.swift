@@ -93,9 +93,9 @@ public final class PolicyService: Sendable {
         let rule = MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
                              member: "NameOwnerChanged", path: try ObjectPath("/org/freedesktop/DBus"),
                              arguments: [2: ""])
-        let done = OneShot<Result<SignalSubscription, DBusError>>()
+        let done = Latch<Result<SignalSubscription, DBusError>>()
         connection.subscribe(rule, { [weak self] signal in self?.nameOwnerChanged(signal) },
-                             completion: { done.fulfil($0) })
+                             completion: { done.open(with: $0) })
         let subscription = try done.wait().get()
         let kept = state.withLock { state -> Bool in
             guard !state.closed else { return false }

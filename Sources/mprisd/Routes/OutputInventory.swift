@@ -1,11 +1,7 @@
 import AudioDevices
-import CLinux
 import DBus
 import SessionCore
 import SessionService
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The outputs that exist on this machine, for `mprisd route list` and the checks of
 /// `mprisd route use`: the built-in speaker, the jacks of the control device (plugged or not), the
@@ -62,15 +58,9 @@ struct OutputInventory {
         defer { connection.close() }
         let monitor = BluetoothMonitor(connection: connection) { _ in }
         defer { monitor.stop() }
-        let done = eventfd(0, Int32(EFD_CLOEXEC))
-        guard done >= 0 else { return }
-        defer { close(done) }
-        monitor.start { _ in
-            var one: UInt64 = 1
-            _ = write(done, &one, 8)
-        }
-        var entry = pollfd(fd: done, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 3000) > 0 else {
+        let done = Latch<Void>()
+        monitor.start { _ in done.open() }
+        guard done.wait(timeout: .seconds(3)) != nil else {
             notes.append("BlueZ did not answer within 3 s; Bluetooth outputs not listed")
             return
         }
