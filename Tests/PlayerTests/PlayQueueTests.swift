@@ -7,14 +7,16 @@ final class PlayQueueTests: XCTestCase {
     func testPlaysInOrderAndStopsAtTheEnd() {
         var queue = PlayQueue(items: ["a", "b", "c"])
         var played = [queue.current]
-        while queue.advanceAtEndOfTrack() { played.append(queue.current) }
+        while queue.advanceAtEndOfTrack() == .playNext { played.append(queue.current) }
         XCTAssertEqual(played, ["a", "b", "c"])
         XCTAssertFalse(queue.hasNext)
     }
 
     func testLoopTrackRepeatsButNextStillMovesOn() {
         var queue = PlayQueue(items: ["a", "b"], loop: .track)
-        XCTAssertTrue(queue.advanceAtEndOfTrack())
+        XCTAssertEqual(queue.advanceAtEndOfTrack(), .repeatCurrent)
+        XCTAssertEqual(queue.current, "a")
+        XCTAssertEqual(queue.advanceAtEndOfTrack(), .repeatCurrent)
         XCTAssertEqual(queue.current, "a")
         XCTAssertTrue(queue.next())
         XCTAssertEqual(queue.current, "b")
@@ -22,11 +24,22 @@ final class PlayQueueTests: XCTestCase {
 
     func testLoopPlaylistWrapsAround() {
         var queue = PlayQueue(items: ["a", "b"], loop: .playlist)
-        XCTAssertTrue(queue.advanceAtEndOfTrack())
-        XCTAssertTrue(queue.advanceAtEndOfTrack())
+        XCTAssertEqual(queue.advanceAtEndOfTrack(), .playNext)
+        XCTAssertEqual(queue.advanceAtEndOfTrack(), .playNext, "wrapping around is a move, not a repeat")
         XCTAssertEqual(queue.current, "a")
         XCTAssertEqual(queue.previous(elapsedSeconds: 0), .playPrevious)
         XCTAssertEqual(queue.current, "b")
+    }
+
+    func testTheEndOfTheQueueStops() {
+        var queue = PlayQueue(items: ["a"])
+        XCTAssertEqual(queue.advanceAtEndOfTrack(), .stop)
+    }
+
+    func testALoopingQueueOfOneTrackRepeatsIt() {
+        var queue = PlayQueue(items: ["a"], loop: .playlist)
+        XCTAssertEqual(queue.advanceAtEndOfTrack(), .repeatCurrent)
+        XCTAssertEqual(queue.current, "a")
     }
 
     func testPreviousRestartsAfterThreeSecondsElseGoesBack() {

@@ -65,6 +65,34 @@ final class PropertiesChangedTests: EndpointTestCase {
         XCTAssertEqual(signals.first?.changed, ["CanGoNext": .boolean(false)])
     }
 
+    func testSeekedCarriesThePositionAsRecordedWhilePlaying() async throws {
+        let player = try makePlayer()
+        player.start()
+        let acquired = try await waitForName(present: true)
+        XCTAssertTrue(acquired)
+        let client = try connect()
+        let owner = try await client.nameOwner(Self.name)
+        let unique = try XCTUnwrap(owner)
+        let recorder = try await SignalRecorder(connection: client, name: Self.name)
+
+        // A restart of the same track while playing: Seeked(0) exactly (not 0 plus the time it
+        // took to send), the same trackid, and no PropertiesChanged.
+        let before = try await metadata(client, unique)
+        player.endpoint.update(discontinuity: true) { $0.setElapsed(.zero) }
+        player.endpoint.update(discontinuity: true) { $0.setElapsed(.seconds(42)) }
+        try await sync(client, destination: unique)
+        XCTAssertEqual(recorder.seeked, [0, 42_000_000])
+        XCTAssertEqual(recorder.propertiesChanged().count, 0)
+        let after = try await metadata(client, unique)
+        XCTAssertEqual(after, before)
+    }
+
+    private func metadata(_ client: Connection, _ destination: String) async throws -> DBusValue? {
+        try await client.call(destination: destination, path: MPRISEndpoint.objectPath,
+                              interface: "org.freedesktop.DBus.Properties", member: "Get",
+                              [.string("org.mpris.MediaPlayer2.Player"), .string("Metadata")]).first
+    }
+
     func testLeavingTheContextSendsStoppedThenReleasesTheName() async throws {
         let player = try makePlayer()
         let client = try connect()

@@ -120,15 +120,37 @@ extension PlayerEngine {
         }
     }
 
-    /// The track was decoded to its end: go on to the next one without waiting (gapless; the
-    /// audio thread stays responsive to a pause), or play out the tail at the end of the queue.
+    /// The track was decoded to its end: repeat it or go on to the next one without waiting
+    /// (gapless; the audio thread stays responsive to a pause), or play out the tail at the end of
+    /// the queue.
     private func endOfTrack() {
-        audio.file = nil
-        let more = shared.withLock { state in
-            if !state.queue.advanceAtEndOfTrack() { state.transport = .stopped }
-            return state.transport != .stopped
+        let (action, more) = shared.withLock { state in
+            let action = state.queue.advanceAtEndOfTrack()
+            if action == .stop { state.transport = .stopped }
+            return (action, state.transport != .stopped)
         }
+        if action == .repeatCurrent, more, rewindForRepeat() { return }
+        audio.file = nil
         if !more { try? audio.sink.drain() }
+    }
+
+    /// Plays the open track again from its start, queued behind its own tail (gapless). It stays
+    /// the same item, so for MPRIS a repeat is a jump back to 0 — one `Seeked(0)`, the same
+    /// `mpris:trackid`, no `Metadata` change — which is what playerctl and desktop widgets expect;
+    /// reopening it would make every repeat a new track. Returns false when the file cannot be
+    /// rewound (not seekable): it is then opened again, as a new track.
+    private func rewindForRepeat() -> Bool {
+        guard let file = audio.file else { return false }
+        do {
+            // Frame 0 plays once everything written so far has played, as for a new track.
+            audio.baseFrame = try file.seek(toFrame: 0) - audio.sink.writtenFrames
+        } catch {
+            return false
+        }
+        audio.shownSecond = -1
+        endpoint?.update(discontinuity: true) { $0.setElapsed(.zero) }
+        showProgress(significant: true)
+        return true
     }
 
     // MARK: Requests

@@ -46,10 +46,14 @@ public struct PlayQueue: Sendable {
     /// Whether Previous can go anywhere (for `CanGoPrevious`): always, since it at least restarts.
     public var hasPrevious: Bool { !items.isEmpty }
 
-    /// The track ended by itself: repeat it, go on, wrap around, or stop (returns false).
-    public mutating func advanceAtEndOfTrack() -> Bool {
-        if loop == .track { return current != nil }
-        return moveForward()
+    /// The track ended by itself: repeat it, go on, wrap around, or stop.
+    ///
+    /// A repeat is told apart from a move because it is the same item playing again from its start
+    /// (for MPRIS a jump back to 0, not a new track); a looping queue of one track repeats it too.
+    public mutating func advanceAtEndOfTrack() -> EndOfTrackAction {
+        if loop == .track { return current != nil ? .repeatCurrent : .stop }
+        guard moveForward() else { return .stop }
+        return order.count == 1 ? .repeatCurrent : .playNext
     }
 
     /// The user asked for the next track: loop-track does not hold it back.
@@ -105,6 +109,15 @@ public struct PlayQueue: Sendable {
         guard loop != .none else { return false }
         position = 0
         return true
+    }
+
+    public enum EndOfTrackAction: Sendable, Equatable {
+        /// The current track plays again from its start.
+        case repeatCurrent
+        /// Another track is current now.
+        case playNext
+        /// The queue is over.
+        case stop
     }
 
     public enum PreviousAction: Sendable, Equatable {

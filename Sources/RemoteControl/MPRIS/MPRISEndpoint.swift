@@ -107,8 +107,10 @@ public final class MPRISEndpoint: Sendable {
     /// gate re-evaluated (name requested or, after `Stopped`, released).
     ///
     /// - Parameter discontinuity: the position jumped (a seek, a restart of the same track): emit
-    ///   `Seeked` with the new position. Normal playback and track changes are not
-    ///   discontinuities (a new track has a new `mpris:trackid`).
+    ///   `Seeked` with the new position, which `body` records (`setElapsed`). `Seeked` carries it
+    ///   as recorded, not extrapolated to the moment of sending: a restart announces exactly 0.
+    ///   Normal playback and track changes are not discontinuities (a new track has a new
+    ///   `mpris:trackid`).
     /// - Parameter body: runs under the endpoint's lock; it must not call the endpoint.
     public func update(discontinuity: Bool = false, _ body: (inout NowPlayingInfo) -> Void) {
         reconcile(discontinuity: discontinuity) { body(&$0.info) }
@@ -213,7 +215,9 @@ public final class MPRISEndpoint: Sendable {
 
         var plan = Plan(object: state.object)
         (plan.playerNames, plan.rootNames) = MPRISSnapshot.changed(oldValues, state.values)
-        if discontinuity && published.inContext { plan.seeked = published.position().microseconds }
+        if discontinuity && published.inContext {
+            plan.seeked = published.position(at: published.info.timestamp).microseconds
+        }
         plan.action = state.gate.next(wanted: wanted)
         if state.closed && state.gate.phase == .idle && !state.unexported {
             state.unexported = true
