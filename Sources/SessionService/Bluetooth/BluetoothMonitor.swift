@@ -1,12 +1,12 @@
 import DBus
 import SessionCore
-import Synchronization
 
 /// Follows BlueZ on the system bus and reports Bluetooth headsets and speakers becoming usable as
 /// audio routes or going away (issue 5, "Bluetooth monitor").
 ///
 /// How it works, all of it on the connection's I/O thread and without Swift concurrency, timers or
-/// polling (the daemon and the player must wake zero times while nothing happens):
+/// polling (the daemon and the player must wake zero times while nothing happens); following
+/// BlueZ's name, its subscriptions and its restarts is `SystemServiceFollower`'s part:
 /// - It follows the owner of `org.bluez` (`NameOwnerChanged`). While nobody owns it there are no
 ///   routes and nothing is reported: BlueZ not installed, not started yet or restarting is normal,
 ///   not an error.
@@ -27,43 +27,54 @@ public final class BluetoothMonitor: Sendable {
     /// Receives every route event, on the connection's I/O thread.
     public typealias Handler = @Sendable (BluetoothRouteEvent) -> Void
 
-    private let connection: Connection
     private let handler: Handler
-    private let state = Mutex(State())
+    private let follower: SystemServiceFollower<Tracked, Result<Message, DBusError>, [BluetoothRouteEvent]>
 
-    private struct State {
-        enum Phase { case created, starting, running, stopped }
-
-        var phase = Phase.created
-        var subscriptions: [SignalSubscription] = []
-        var eventToken: UInt64?
-        /// The unique name of the current bluetoothd, if any.
-        var owner: String?
-        /// Bumped on every owner change and on `stop`: a snapshot reply from an older generation
-        /// describes a BlueZ that is gone, and is dropped.
-        var generation: UInt64 = 0
-        /// A `GetManagedObjects` is on its way: signals are already included in it.
-        var loading = false
+    /// What BlueZ said, and the routes it makes.
+    private struct Tracked {
         var tree = BluezObjectTree()
         var routes: [String: AudioPort] = [:]
-        /// `start`'s completion, held until the first snapshot (if BlueZ runs) is in.
-        var pendingStart: (@Sendable (Result<Void, DBusError>) -> Void)?
 
-        var isLive: Bool { phase == .starting || phase == .running }
+        /// Whatever the old bluetoothd had connected is gone with it.
+        mutating func forget() -> [BluetoothRouteEvent] {
+            tree.removeAll()
+            let events = BluetoothRouteEvent.changes(from: routes, to: [:])
+            routes.removeAll()
+            return events
+        }
 
-        /// A signal is applied only when it comes from the current bluetoothd and no snapshot is
-        /// on its way (the snapshot already contains it).
-        func accepts(_ signal: Message) -> Bool {
-            guard let owner, !loading else { return false }
-            return signal.sender == owner
+        mutating func take(_ reply: Result<Message, DBusError>) -> [BluetoothRouteEvent] {
+            // A failed read (bluetoothd exiting as it answers, an old BlueZ) is not worth a
+            // message: the signals that follow still build the picture up.
+            if case .success(let reply) = reply, let objects = BluezSignalDecoding.managedObjects(reply.body) {
+                tree.replaceAll(with: objects)
+            }
+            return updateRoutes()
+        }
+
+        /// Recomputes the routes from the tree and returns the events that lead there.
+        mutating func updateRoutes() -> [BluetoothRouteEvent] {
+            let new = BluetoothRouteRules.routes(in: tree)
+            let events = BluetoothRouteEvent.changes(from: routes, to: new)
+            routes = new
+            return events
         }
     }
 
     /// A monitor on `connection`, which must be a connection to the system bus (where bluetoothd
     /// lives). Nothing happens until `start`.
     public init(connection: Connection, handler: @escaping Handler) {
-        self.connection = connection
         self.handler = handler
+        follower = SystemServiceFollower(
+            connection: connection, busName: BluezNames.busName, name: "the Bluetooth monitor", tracked: Tracked(),
+            forget: { $0.forget() },
+            read: { owner, done in
+                connection.call(Message.methodCall(destination: owner, path: BluezNames.objectManagerPath,
+                                                   interface: BluezNames.objectManagerInterface,
+                                                   member: "GetManagedObjects"), completion: done)
+            },
+            take: { reply, tracked in tracked.take(reply) },
+            report: { events in for event in events { handler(event) } })
     }
 
     deinit {
@@ -72,12 +83,12 @@ public final class BluetoothMonitor: Sendable {
 
     /// The current Bluetooth audio routes, in port id order.
     public var routes: [AudioPort] {
-        state.withLock { $0.routes.values.sorted { $0.id < $1.id } }
+        follower.withTracked { $0.routes.values.sorted { $0.id < $1.id } }
     }
 
     /// Whether bluetoothd currently owns `org.bluez`.
     public var isBluezRunning: Bool {
-        state.withLock { $0.owner != nil }
+        follower.isServiceRunning
     }
 
     /// Subscribes to BlueZ's signals and starts following `org.bluez`. `completion` runs (on the
@@ -89,212 +100,53 @@ public final class BluetoothMonitor: Sendable {
     ///
     /// A monitor starts once; a stopped one stays stopped.
     public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
-        let allowed = state.withLock { state -> Bool in
-            guard state.phase == .created else { return false }
-            state.phase = .starting
-            return true
-        }
-        guard allowed else {
-            return completion(.failure(.failed("the Bluetooth monitor was already started")))
-        }
-        let token = connection.onEvent { [weak self] event in
-            if event == .disconnected { self?.ownerChanged(to: nil) }
-        }
-        state.withLock { $0.eventToken = token }
-
-        let objectManager = MatchRule(sender: BluezNames.busName, interface: BluezNames.objectManagerInterface,
-                                      path: BluezNames.objectManagerPath)
-        let properties = MatchRule(sender: BluezNames.busName, interface: BluezNames.propertiesInterface,
-                                   member: "PropertiesChanged", pathNamespace: BluezNames.objectNamespace)
-        // A failure part-way undoes what was set up, so a failed monitor holds nothing on the bus.
-        let fail: @Sendable (DBusError) -> Void = { [weak self] error in
-            self?.stop()
-            completion(.failure(error))
-        }
-        subscribe(objectManager, { [weak self] in self?.objectManagerSignal($0) }, failure: fail) { [weak self] in
-            guard let self else { return fail(Self.stoppedError) }
-            self.subscribe(properties, { [weak self] in self?.propertiesSignal($0) }, failure: fail) { [weak self] in
-                guard let self else { return fail(Self.stoppedError) }
-                self.watchOwner(completion: completion, failure: fail)
-            }
-        }
+        follower.start(signals: [
+            (MatchRule(sender: BluezNames.busName, interface: BluezNames.objectManagerInterface,
+                       path: BluezNames.objectManagerPath),
+             { @Sendable [weak self] in self?.objectManagerSignal($0) }),
+            (MatchRule(sender: BluezNames.busName, interface: BluezNames.propertiesInterface,
+                       member: "PropertiesChanged", pathNamespace: BluezNames.objectNamespace),
+             { @Sendable [weak self] in self?.propertiesSignal($0) }),
+        ], completion: completion)
     }
 
     /// Stops following BlueZ: cancels the subscriptions and forgets the routes, without reporting
     /// them as disconnected (the devices did not go anywhere; the monitor stopped looking).
     public func stop() {
-        let (subscriptions, token, pendingStart) = state.withLock { state in
-            state.phase = .stopped
-            state.generation &+= 1
-            state.owner = nil
-            state.loading = false
-            state.tree.removeAll()
-            state.routes.removeAll()
-            defer {
-                state.subscriptions.removeAll()
-                state.eventToken = nil
-                state.pendingStart = nil
-            }
-            return (state.subscriptions, state.eventToken, state.pendingStart)
-        }
-        for subscription in subscriptions { subscription.cancel() }
-        if let token { connection.removeEventHandler(token) }
-        pendingStart?(.failure(Self.stoppedError))
-    }
-
-    // MARK: Setting up
-
-    /// Subscribes, keeps the subscription (or cancels it if the monitor was stopped meanwhile) and
-    /// continues with `next`.
-    private func subscribe(_ rule: MatchRule, _ signalHandler: @escaping @Sendable (Message) -> Void,
-                           failure: @escaping @Sendable (DBusError) -> Void,
-                           next: @escaping @Sendable () -> Void) {
-        connection.subscribe(rule, signalHandler) { [weak self] result in
-            switch result {
-            case .success(let subscription):
-                guard let self, self.keep(subscription) else {
-                    subscription.cancel()
-                    return failure(Self.stoppedError)
-                }
-                next()
-            case .failure(let error):
-                failure(error)
-            }
-        }
-    }
-
-    private func watchOwner(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void,
-                            failure: @escaping @Sendable (DBusError) -> Void) {
-        connection.watchNameOwner(BluezNames.busName, { [weak self] owner in
-            self?.ownerChanged(to: owner)
-        }, completion: { [weak self] result in
-            switch result {
-            case .success(let subscription):
-                guard let self, self.keep(subscription, running: true, completion: completion) else {
-                    subscription.cancel()
-                    return failure(Self.stoppedError)
-                }
-                self.finishStartIfSettled()
-            case .failure(let error):
-                failure(error)
-            }
-        })
-    }
-
-    /// Records a subscription (and, for the last one, that the monitor runs and who waits for the
-    /// first snapshot); false when the monitor was stopped in the meantime.
-    private func keep(_ subscription: SignalSubscription, running: Bool = false,
-                      completion: (@Sendable (Result<Void, DBusError>) -> Void)? = nil) -> Bool {
-        state.withLock { state in
-            guard state.isLive else { return false }
-            state.subscriptions.append(subscription)
-            if running {
-                state.phase = .running
-                state.pendingStart = completion
-            }
-            return true
-        }
-    }
-
-    /// Completes `start` once the monitor runs and no snapshot is on its way.
-    private func finishStartIfSettled() {
-        let completion = state.withLock { state -> (@Sendable (Result<Void, DBusError>) -> Void)? in
-            guard state.phase == .running, !state.loading else { return nil }
-            defer { state.pendingStart = nil }
-            return state.pendingStart
-        }
-        completion?(.success(()))
-    }
-
-    private static let stoppedError = DBusError.failed("the Bluetooth monitor was stopped while starting")
-
-    // MARK: BlueZ coming and going
-
-    /// `org.bluez` changed hands (or the bus went away: `owner` nil). Whatever the old bluetoothd
-    /// had connected is gone with it; a new one is read from scratch.
-    private func ownerChanged(to owner: String?) {
-        let (events, generation) = state.withLock { state -> ([BluetoothRouteEvent], UInt64?) in
-            guard state.isLive, state.owner != owner else { return ([], nil) }
-            state.generation &+= 1
-            state.owner = owner
-            state.loading = owner != nil
-            state.tree.removeAll()
-            let events = BluetoothRouteEvent.changes(from: state.routes, to: [:])
-            state.routes.removeAll()
-            return (events, owner == nil ? nil : state.generation)
-        }
-        deliver(events)
-        if let owner, let generation {
-            readAllObjects(of: owner, generation: generation)
-        } else {
-            finishStartIfSettled()
-        }
-    }
-
-    private func readAllObjects(of owner: String, generation: UInt64) {
-        let request = Message.methodCall(destination: owner, path: BluezNames.objectManagerPath,
-                                         interface: BluezNames.objectManagerInterface,
-                                         member: "GetManagedObjects")
-        connection.call(request) { [weak self] result in
-            guard let self else { return }
-            let events = self.update { state in
-                guard state.generation == generation else { return false }
-                state.loading = false
-                // A failed read (bluetoothd exiting as it answers, an old BlueZ) is not worth a
-                // message: the signals that follow still build the picture up.
-                if case .success(let reply) = result, let objects = BluezSignalDecoding.managedObjects(reply.body) {
-                    state.tree.replaceAll(with: objects)
-                }
-                return true
-            }
-            self.deliver(events)
-            self.finishStartIfSettled()
-        }
+        follower.stop()
     }
 
     // MARK: Signals
 
+    /// A signal is applied only when it comes from the current bluetoothd and no snapshot is on
+    /// its way (the snapshot already contains it: the bus keeps one sender's messages in order).
     private func objectManagerSignal(_ signal: Message) {
-        let events = update { state in
-            guard state.accepts(signal) else { return false }
+        let events = follower.fromOwner(signal) { tracked, loading -> [BluetoothRouteEvent] in
+            guard !loading else { return [] }
             switch signal.member {
             case "InterfacesAdded":
-                guard let added = BluezSignalDecoding.interfacesAdded(signal.body) else { return false }
-                state.tree.addInterfaces(added.interfaces, at: added.path)
+                guard let added = BluezSignalDecoding.interfacesAdded(signal.body) else { return [] }
+                tracked.tree.addInterfaces(added.interfaces, at: added.path)
             case "InterfacesRemoved":
-                guard let removed = BluezSignalDecoding.interfacesRemoved(signal.body) else { return false }
-                state.tree.removeInterfaces(removed.interfaces, at: removed.path)
+                guard let removed = BluezSignalDecoding.interfacesRemoved(signal.body) else { return [] }
+                tracked.tree.removeInterfaces(removed.interfaces, at: removed.path)
             default:
-                return false
+                return []
             }
-            return true
-        }
+            return tracked.updateRoutes()
+        } ?? []
         deliver(events)
     }
 
     private func propertiesSignal(_ signal: Message) {
-        let events = update { state in
-            guard state.accepts(signal), let path = signal.path,
-                  let change = BluezSignalDecoding.propertiesChanged(signal.body) else { return false }
-            state.tree.changeProperties(change.changed, invalidated: change.invalidated,
-                                        interface: change.interface, at: path)
-            return true
-        }
+        let events = follower.fromOwner(signal) { tracked, loading -> [BluetoothRouteEvent] in
+            guard !loading, let path = signal.path,
+                  let change = BluezSignalDecoding.propertiesChanged(signal.body) else { return [] }
+            tracked.tree.changeProperties(change.changed, invalidated: change.invalidated,
+                                          interface: change.interface, at: path)
+            return tracked.updateRoutes()
+        } ?? []
         deliver(events)
-    }
-
-    // MARK: Routes
-
-    /// Applies `change` to the state and, if it reports a change, recomputes the routes and
-    /// returns the events that lead there.
-    private func update(_ change: (inout State) -> Bool) -> [BluetoothRouteEvent] {
-        state.withLock { state in
-            guard state.isLive, change(&state) else { return [] }
-            let routes = BluetoothRouteRules.routes(in: state.tree)
-            let events = BluetoothRouteEvent.changes(from: state.routes, to: routes)
-            state.routes = routes
-            return events
-        }
     }
 
     private func deliver(_ events: [BluetoothRouteEvent]) {
