@@ -4,8 +4,11 @@
 // Dependencies point one way:
 //   mprisd → Player → SessionService, RemoteControl
 //   SessionService → AudioDevices, DBus, SessionCore;  RemoteControl → DBus, SessionCore
-//   AudioDevices → SessionCore;  DBus, AudioDevices → C modules
+//   AudioDevices → SessionCore;  DBus, AudioDevices, SessionService, Player, RemoteControl, mprisd → Posix
+//   Posix, DBus, AudioDevices → C modules (Player and mprisd also CLinux, for signalfd)
 // SessionCore imports nothing but the standard library: every rule of the guidelines is pure Swift.
+// Posix wraps the few Linux calls everyone needs once (named threads, the monotonic clock, eventfd
+// wake-ups) and depends on nothing but CLinux.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -31,25 +34,27 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
 
         // Libraries.
-        .target(name: "DBus", dependencies: ["CDBus", "CLinux"], swiftSettings: strict),
+        .target(name: "Posix", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "CLinux", "Posix"], swiftSettings: strict),
         .target(name: "SessionCore", swiftSettings: strict),
-        .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore"], swiftSettings: strict),
-        .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore"],
+        .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore", "Posix"],
                 swiftSettings: strict),
-        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "AudioDevices", "CLinux"], swiftSettings: strict),
+        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
 
-        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "CLinux"],
+        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "Posix", "CLinux"],
                 swiftSettings: strict),
 
         // The program.
         .executableTarget(name: "mprisd",
-                          dependencies: ["SessionService", "RemoteControl", "AudioDevices", "Player", "SessionCore", "DBus", "CLinux"],
+                          dependencies: ["SessionService", "RemoteControl", "AudioDevices", "Player", "SessionCore", "DBus", "Posix", "CLinux"],
                           swiftSettings: strict),
 
         // Test support: private buses and real programs.
         .target(name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // Tests.
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus", "SessionCore", "TestSupport"], swiftSettings: strict),

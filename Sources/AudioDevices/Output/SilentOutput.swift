@@ -1,3 +1,5 @@
+import Posix
+
 /// The built-in output for machines without a sound card (`--device null`, or the fallback when
 /// ALSA's `default` cannot be opened): samples are discarded, but time passes as on a real device.
 ///
@@ -58,7 +60,7 @@ public final class SilentOutput: AudioSink {
         writtenFrames += count
         if let anchor {
             let roomAt = anchor + duration(writtenFrames, format) - Self.bufferNanoseconds
-            if roomAt > now { MonotonicClock.sleep(until: roomAt) }
+            if roomAt > now { MonotonicClock.sleep(untilNanoseconds: roomAt) }
         }
         return count
     }
@@ -91,7 +93,7 @@ public final class SilentOutput: AudioSink {
         guard let format else { return }
         try resume()
         if let anchor {
-            MonotonicClock.sleep(until: anchor + duration(writtenFrames, format))
+            MonotonicClock.sleep(untilNanoseconds: anchor + duration(writtenFrames, format))
         }
         anchor = nil
     }

@@ -1,5 +1,5 @@
 import CDBus
-import CLinux
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +20,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
         var stopping = false
     }
 
-    private let wakeFD: Int32
+    private let wakeEvent: WakeEvent
     private let pending = Mutex(Pending())
     private let loopThread = Atomic<UInt>(0)
 
@@ -37,12 +37,11 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     var onStop: () -> Void = {}
 
     init() throws(DBusError) {
-        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeFD >= 0 else { throw DBusError.failed("eventfd failed: errno \(errno)") }
-    }
-
-    deinit {
-        close(wakeFD)
+        do throws(PosixError) {
+            wakeEvent = try WakeEvent()
+        } catch {
+            throw DBusError.failed("eventfd failed: errno \(error.code)")
+        }
     }
 
     /// Whether the caller runs on this loop's thread.
@@ -53,20 +52,11 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     /// Starts the thread. `name` shows in `/proc/PID/task/*/comm`.
     func start(name: String) throws(DBusError) {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let loop = Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<EventLoop>.fromOpaque(context).release()
-            throw DBusError.failed("cannot start the D-Bus I/O thread (error \(rc))")
+        do throws(PosixError) {
+            try NamedThread.detached(name: name) { self.run() }
+        } catch {
+            throw DBusError.failed("cannot start the D-Bus I/O thread (error \(error.code))")
         }
-        pthread_setname_np(thread, String(name.prefix(15)))
-        pthread_detach(thread)
     }
 
     /// Queues `job` to run on the loop thread. Returns false once the loop has stopped, in which case
@@ -92,8 +82,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     /// Interrupts `poll()` (`dbus_connection_set_wakeup_main_function`, cross-thread jobs).
     func wake() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        wakeEvent.signal()
     }
 
     // MARK: libdbus watches and timeouts (loop thread, or before `start`)
@@ -154,7 +143,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     private func pollOnce() {
         pollSet.removeAll(keepingCapacity: true)
-        pollSet.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        pollSet.append(wakeEvent.pollDescriptor)
         polled.removeAll(keepingCapacity: true)
         for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
@@ -167,8 +156,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
         let ready = poll(&pollSet, nfds_t(pollSet.count), nextTimeoutMilliseconds())
         if ready < 0 { return }  // EINTR: go round again.
         if pollSet[0].revents != 0 {
-            var counter: UInt64 = 0
-            _ = read(wakeFD, &counter, 8)
+            wakeEvent.drain()
         }
         for (index, watch) in polled.enumerated() {
             let revents = pollSet[index + 1].revents

@@ -1,4 +1,5 @@
 import CLinux
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -64,9 +65,7 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {  // invariant: 
 
     /// `CLOCK_MONOTONIC` now plus `timeout` (at most about 35,000 years, so the sum always fits).
     private static func deadline(after timeout: Duration) -> timespec {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let start = Duration.seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+        let start = Duration.nanoseconds(MonotonicClock.nanoseconds())
         let (seconds, attoseconds) = max(start + min(timeout, .seconds(1 << 40)), .zero).components
         return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
     }

@@ -1,11 +1,12 @@
 import AudioDevices
+import Posix
 import RemoteControl
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The audio thread: applies requests between chunks, decodes, applies the relative volume and
-/// writes to the sink (which blocks, pacing the loop); sleeps on `wakeFD` while paused.
+/// writes to the sink (which blocks, pacing the loop); sleeps on `wakeEvent` while paused.
 extension PlayerEngine {
     func runAudioThread() {
         while true {
@@ -36,10 +37,9 @@ extension PlayerEngine {
     /// The gain while ducked (the level desktop policies such as WirePlumber use).
     static let duckedGain = 0.3
 
-    /// Blocks until a command wakes the thread (`change` writes `wakeFD`): zero wake-ups while paused.
+    /// Blocks until a command wakes the thread (`change` signals `wakeEvent`): zero wake-ups while paused.
     private func waitForCommand() {
-        var counter: UInt64 = 0
-        _ = read(wakeFD, &counter, 8)
+        wakeEvent.wait()
     }
 
     // MARK: Tracks
@@ -272,8 +272,7 @@ extension PlayerEngine {
         }
         if !played { log.message("nothing could be played") }
         log.finish()
-        var one: UInt64 = 1
-        _ = write(finishedFD, &one, 8)
+        finishedEvent.signal()
     }
 }
 

@@ -1,5 +1,5 @@
 import AudioDevices
-import CLinux
+import Posix
 import RemoteControl
 import SessionCore
 import SessionService
@@ -12,18 +12,18 @@ import Glibc
 /// `playback` session, remote-controlled over MPRIS while it is in an audio context.
 ///
 /// Threads: the audio thread decodes and writes (blocking on the device paces it); it sleeps on
-/// an `eventfd` while paused, so a paused player wakes up zero times. Remote commands arrive on
-/// the D-Bus thread, change `shared` and wake the audio thread; the audio thread alone touches
+/// a `WakeEvent` (an eventfd) while paused, so a paused player wakes up zero times. Remote commands
+/// arrive on the D-Bus thread, change `shared` and wake the audio thread; the audio thread alone touches
 /// the decoder and the sink, and publishes what really happened to the MPRIS endpoint. No Swift
 /// concurrency anywhere (libdispatch's pool would tick once a second).
 public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`control` behind Mutexes; `audio` only on the audio thread
     let shared: Mutex<SharedState>
     let options: PlayOptions
     let log: PlayerLog
-    /// Written to wake the audio thread (a command arrived) — and read by it when paused.
-    let wakeFD: Int32
-    /// Readable once the player finished (main thread waits on it next to the stop signals).
-    public let finishedFD: Int32
+    /// Signalled to wake the audio thread (a command arrived) — and waited on by it when paused.
+    let wakeEvent: WakeEvent
+    /// Signalled once the player finished (main thread waits on it next to the stop signals).
+    let finishedEvent: WakeEvent
     let endpoint: MPRISEndpoint?
     /// The in-process engine: the session's when no policy daemon runs, and the routes' always.
     let system: AudioSystem
@@ -31,7 +31,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     let session: any AudioSessionHandle
     /// Where session steps run, in order: remote commands arrive on the D-Bus I/O thread, which
     /// must not wait for the daemon's answer to an activation.
-    let steps = EventThread(name: "session")
+    let steps: EventThread
     /// Whether `session` is the policy daemon's (its restarts are not audio losses).
     let sessionIsRemote: Bool
     /// The player's subscription to its session's events (interruptions, route changes).
@@ -50,9 +50,13 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         self.log = log
         self.endpoint = endpoint
         shared = Mutex(SharedState(queue: queue, volume: options.volume, outputDevice: options.device))
-        wakeFD = eventfd(0, Int32(EFD_CLOEXEC))
-        finishedFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeFD >= 0, finishedFD >= 0 else { throw PlayerError("eventfd failed: errno \(errno)") }
+        do throws(PosixError) {
+            wakeEvent = try WakeEvent()
+            finishedEvent = try WakeEvent()
+            steps = try EventThread(name: "session")
+        } catch {
+            throw PlayerError("\(error)")
+        }
         audio = AudioThreadState(sink: sink, device: options.device)
         system = AudioSystem()
         routing = SystemRouting(system: system) { [log] in log.message($0) }
@@ -66,10 +70,8 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         }
     }
 
-    deinit {
-        close(wakeFD)
-        close(finishedFD)
-    }
+    /// Readable once the player finished (never drained: it stays readable).
+    public var finishedFD: Int32 { finishedEvent.fileDescriptor }
 
     /// Starts the audio thread and playback (the user's "play" at launch).
     public func start() throws(PlayerError) {
@@ -86,20 +88,11 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         }
         endpoint?.attach(session)
         installRemoteCommands()
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let engine = Unmanaged<PlayerEngine>.fromOpaque(raw).takeRetainedValue()
-            engine.runAudioThread()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<PlayerEngine>.fromOpaque(context).release()
-            throw PlayerError("cannot start the audio thread (error \(rc))")
+        do throws(PosixError) {
+            try NamedThread.detached(name: "audio") { self.runAudioThread() }
+        } catch {
+            throw PlayerError("cannot start the audio thread (error \(error.code))")
         }
-        pthread_setname_np(thread, "audio")
-        pthread_detach(thread)
         userPlay()
     }
 
@@ -115,7 +108,6 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     /// Applies `body` to the shared state and wakes the audio thread.
     func change(_ body: (inout SharedState) -> Void) {
         shared.withLock { body(&$0) }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        wakeEvent.signal()
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// A reading of `CLOCK_MONOTONIC`: the clock the playback position is extrapolated against.
 ///
@@ -16,9 +14,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 
     /// The current instant.
     public static var now: MonotonicInstant {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return MonotonicInstant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        MonotonicInstant(nanoseconds: MonotonicClock.nanoseconds())
     }
 
     /// The time from `earlier` to `self`.

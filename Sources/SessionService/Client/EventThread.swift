@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -14,12 +14,11 @@ import Glibc
 public final class EventThread: Sendable {
     private let jobs = JobQueue()
 
-    /// Starts the thread, named `name`.
-    public init(name: String) {
+    /// Starts the thread, named `name` (cut to 15 bytes in `/proc/PID/task/TID/comm`); throws
+    /// when the system cannot start one more thread.
+    public init(name: String) throws(PosixError) {
         let jobs = self.jobs
-        let thread = Thread { jobs.run() }
-        thread.name = name
-        thread.start()
+        try NamedThread.detached(name: name) { jobs.run() }
     }
 
     /// Queues `job`; dropped once the thread was stopped.

@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import SessionCore
 import Synchronization
 
@@ -42,7 +43,11 @@ public final class PolicyClient: Sendable {
     public init(connection: Connection, timeout: Duration = .seconds(5)) throws(DBusError) {
         self.connection = connection
         self.timeout = timeout
-        events = EventThread(name: "mprisd-policy-events")
+        do throws(PosixError) {
+            events = try EventThread(name: "mprisd-policy-events")
+        } catch {
+            throw DBusError.failed("cannot follow the policy daemon: \(error)")
+        }
         let sessions = MatchRule(interface: AudioPolicyNames.sessionInterface,
                                  pathNamespace: try ObjectPath(AudioPolicyNames.objectPath + "/session"))
         let subscribed = Latch<Result<SignalSubscription, DBusError>>()

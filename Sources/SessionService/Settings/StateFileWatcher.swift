@@ -1,4 +1,4 @@
-import CLinux
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -9,11 +9,11 @@ import Glibc
 ///
 /// inotify on the file's directory (the file itself is replaced by rename, which a watch on the file
 /// would lose), read by a thread of its own sleeping in `poll()` with no timeout: nothing wakes while
-/// the file does not change. `stop()` wakes the thread through an eventfd and joins it.
+/// the file does not change. `stop()` wakes the thread through a `WakeEvent` and joins it.
 public final class StateFileWatcher: Sendable {
     private let inotifyFD: Int32
-    private let stopFD: Int32
-    private let thread: Mutex<pthread_t?>
+    private let stopEvent: WakeEvent
+    private let thread: Mutex<NamedThread?>
 
     /// Starts watching `file`; `onChange` runs on the watcher's thread with the new contents (nil:
     /// removed). Creates the directory when missing.
@@ -27,44 +27,32 @@ public final class StateFileWatcher: Sendable {
             close(inotifyFD)
             throw StateFileError(path: file.directory, operation: "watch", code: code)
         }
-        stopFD = eventfd(0, Int32(EFD_CLOEXEC))
-        guard stopFD >= 0 else {
-            let code = errno
+        do throws(PosixError) {
+            stopEvent = try WakeEvent()
+        } catch {
             close(inotifyFD)
-            throw StateFileError(path: file.directory, operation: "watch", code: code)
+            throw StateFileError(path: file.directory, operation: "watch", code: error.code)
         }
-        let loop = WatchLoop(file: file, inotifyFD: inotifyFD, stopFD: stopFD, onChange: onChange)
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        var handle = pthread_t()
-        let code = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            let loop = Unmanaged<WatchLoop>.fromOpaque(raw).takeRetainedValue()
-            pthread_setname_np(pthread_self(), "state-watch")
-            loop.run()
-            return nil
-        }, context)
-        guard code == 0 else {
-            Unmanaged<WatchLoop>.fromOpaque(context).release()
+        let loop = WatchLoop(file: file, inotifyFD: inotifyFD, stopEvent: stopEvent, onChange: onChange)
+        do throws(PosixError) {
+            thread = Mutex(try NamedThread.start(name: "state-watch") { loop.run() })
+        } catch {
             close(inotifyFD)
-            close(stopFD)
-            throw StateFileError(path: file.directory, operation: "start a thread to watch", code: code)
+            throw StateFileError(path: file.directory, operation: "start a thread to watch", code: error.code)
         }
-        thread = Mutex(handle)
     }
 
     deinit { stop() }
 
     /// Stops watching and joins the thread (idempotent). Not from `onChange` itself.
     public func stop() {
-        guard let handle = thread.withLock({ value -> pthread_t? in
+        guard let handle = thread.withLock({ value -> NamedThread? in
             defer { value = nil }
             return value
         }) else { return }
-        var one: UInt64 = 1
-        _ = write(stopFD, &one, 8)
-        pthread_join(handle, nil)
+        stopEvent.signal()
+        handle.join()
         close(inotifyFD)
-        close(stopFD)
     }
 }
 
@@ -72,19 +60,19 @@ public final class StateFileWatcher: Sendable {
 private final class WatchLoop: Sendable {
     let file: StateFile
     let inotifyFD: Int32
-    let stopFD: Int32
+    let stopEvent: WakeEvent
     let onChange: @Sendable (String?) -> Void
 
-    init(file: StateFile, inotifyFD: Int32, stopFD: Int32, onChange: @escaping @Sendable (String?) -> Void) {
+    init(file: StateFile, inotifyFD: Int32, stopEvent: WakeEvent, onChange: @escaping @Sendable (String?) -> Void) {
         self.file = file
         self.inotifyFD = inotifyFD
-        self.stopFD = stopFD
+        self.stopEvent = stopEvent
         self.onChange = onChange
     }
 
     func run() {
         var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+                   stopEvent.pollDescriptor]
         var last = file.read()
         while true {
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }

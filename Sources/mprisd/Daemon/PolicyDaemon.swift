@@ -1,8 +1,8 @@
 import AudioDevices
-import CLinux
 import DBus
 import Foundation
 import Player
+import Posix
 import SessionCore
 import SessionService
 import Synchronization
@@ -43,12 +43,17 @@ enum PolicyDaemon {
             return ExitStatus.failure
         }
         defer { connection.close() }
-        guard let gone = EventLatch() else {
-            log.warning("eventfd failed: errno \(errno)")
+        // Signalled (and never drained) once the bus goes away: the main thread waits on it in one
+        // `poll()` next to the stop signals.
+        let gone: WakeEvent
+        do throws(PosixError) {
+            gone = try WakeEvent()
+        } catch {
+            log.warning("eventfd failed: errno \(error.code)")
             return ExitStatus.failure
         }
         let eventToken = connection.onEvent { event in
-            if event == .disconnected { gone.open() }
+            if event == .disconnected { gone.signal() }
         }
         defer { connection.removeEventHandler(eventToken) }
 
