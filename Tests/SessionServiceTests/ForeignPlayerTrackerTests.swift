@@ -160,7 +160,8 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         XCTAssertTrue(paused, "the first player kept playing: \(logs.elements)")
         let secondStatus = try await second.playbackStatus()
         XCTAssertEqual(secondStatus, "Playing")
-        try await waitForLog("paused \(first.busName): interrupted by session")
+        // The interrupter is named by its bus name, not by an engine id.
+        try await waitForLog("paused \(first.busName): interrupted by \(second.busName)")
 
         try await second.pause()  // stops by itself: no notify-others
         let secondInactive = await eventually { self.session(of: second)?.isActive == false }

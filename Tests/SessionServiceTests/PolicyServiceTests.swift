@@ -35,6 +35,27 @@ final class PolicyServiceTests: PolicyTestCase {
         try await daemon.log.wait(forLine: "(podcast, \(second.client.connection.uniqueName)) deactivated notifying others")
     }
 
+    /// Sessions are numbered 1, 2, 3, … in order of registration, never reused, even when the
+    /// engine reuses a slot (its own ids then jump to 2^32 + slot): paths, the log and the status
+    /// show the small numbers, and the log names an interrupter by its label.
+    func testSessionsAreNumberedInOrderAndNeverReused() async throws {
+        let daemon = try startDaemon()
+        let (first, _) = try playbackSession("first")
+        XCTAssertEqual(first.path?.rawValue, AudioPolicyNames.objectPath + "/session/1")
+        first.unregister()
+        try await daemon.log.wait(forLine: "session 1 (first, \(first.client.connection.uniqueName)) removed")
+        let (music, _) = try playbackSession("music")
+        let (call, _) = try playbackSession("call")
+        XCTAssertEqual(music.path?.rawValue, AudioPolicyNames.objectPath + "/session/2")
+        XCTAssertEqual(call.path?.rawValue, AudioPolicyNames.objectPath + "/session/3")
+        XCTAssertEqual(try status().sessions.map(\.id), [2, 3])
+        try music.activate()
+        try call.activate()
+        let musicOwner = music.client.connection.uniqueName
+        let callOwner = call.client.connection.uniqueName
+        try await daemon.log.wait(forLine: "session 2 (music, \(musicOwner)) interruption began (default) by session 3 (call, \(callOwner))")
+    }
+
     func testTheSecondaryAudioHintReachesMixingSessionsOnly() async throws {
         _ = try startDaemon()
         let game = try makeClient().register(SessionConfiguration(.ambient), name: "game")

@@ -26,8 +26,9 @@ extension PolicyService {
     private func cause(of event: SessionEvent, for served: ServedSession) -> String {
         guard case .interruption(.began) = event,
               case .session(let id)? = system.engine.session(served.session.id)?.interruptedBy else { return "" }
-        if let other = self.served(id.rawValue) { return " by \(other.label)" }
-        return " by session \(id.rawValue)"
+        if let other = self.served(engineID: id) { return " by \(other.label)" }
+        if let player = foreignLabel.withLock({ $0 })?(id) { return " by \(player)" }
+        return " by a media player"
     }
 
     /// The log text of an event; nil for volume changes, which follow every step of a slider, and

@@ -62,10 +62,13 @@ extension PolicyService {
         // A desktop has no permission prompt: the system's decider answers at once (it grants by
         // default), so a call app's playAndRecord activation is not refused for want of asking.
         _ = session.requestRecordPermission()
-        let served = ServedSession(session: session, owner: owner, name: request.name ?? "")
+        let number = state.withLock { state -> UInt64 in
+            state.lastNumber += 1
+            return state.lastNumber
+        }
+        let served = ServedSession(number: number, session: session, owner: owner, name: request.name ?? "")
         let path = try AudioPolicyNames.sessionPath(served.number)
         let object = try connection.export(path, interfaces: [sessionInterface(served)])
-        let number = served.number
         let subscription = session.onEvent { [weak self, weak served] event in
             if let self, let served { self.deliver(event, to: served) }
         }
@@ -73,6 +76,7 @@ extension PolicyService {
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.sessions[number] = served
+            state.numbers[session.id] = number
             return true
         }
         guard accepted else {

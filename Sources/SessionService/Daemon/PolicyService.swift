@@ -35,11 +35,18 @@ public final class PolicyService: Sendable {
         var started = false
         var closed = false
         var sessions: [UInt64: ServedSession] = [:]
+        /// The engine's id of each served session → its number.
+        var numbers: [SessionID: UInt64] = [:]
+        /// The last number given (`ServedSession.number`).
+        var lastNumber: UInt64 = 0
         var policyObject: ExportedObject?
         var ownerWatch: SignalSubscription?
     }
 
     let state = Mutex(State())
+    /// Names the sessions the daemon does not serve (foreign players') for the log; set once the
+    /// tracker exists (`nameForeignSessions`).
+    let foreignLabel = Mutex<(@Sendable (SessionID) -> String?)?>(nil)
 
     /// A service for `system` on `connection`; nothing is exported until `start`.
     ///
@@ -151,10 +158,31 @@ public final class PolicyService: Sendable {
         state.withLock { $0.sessions[number] }
     }
 
+    /// How the log names an interrupter that is not a served session (the foreign player tracker
+    /// knows them by bus name).
+    public func nameForeignSessions(_ label: @escaping @Sendable (SessionID) -> String?) {
+        foreignLabel.withLock { $0 = label }
+    }
+
+    /// The served session the engine knows as `id`, if it is still registered.
+    func served(engineID id: SessionID) -> ServedSession? {
+        state.withLock { state in state.numbers[id].flatMap { state.sessions[$0] } }
+    }
+
+    /// How the log names the session the engine knows as `id` (`session 3 (call, :1.42)`); nil
+    /// when it is not one the daemon serves (a foreign player's).
+    public func label(of id: SessionID) -> String? {
+        served(engineID: id)?.label
+    }
+
     /// Removes a session: its events stop, its object goes and, when the last reference is
     /// dropped here outside the lock, the engine undoes its effects (others get *ended*).
     func remove(_ number: UInt64, because reason: String) {
-        guard let served = state.withLock({ $0.sessions.removeValue(forKey: number) }) else { return }
+        guard let served = state.withLock({ state -> ServedSession? in
+            guard let served = state.sessions.removeValue(forKey: number) else { return nil }
+            state.numbers[served.session.id] = nil
+            return served
+        }) else { return }
         served.detach()
         log("\(served.label) removed: \(reason)")
     }

@@ -9,6 +9,9 @@ import Synchronization
 /// which removes it from the engine (its ducking and interruptions undone, the others get their
 /// *ended*). `PolicyService` therefore drops it outside its own lock.
 final class ServedSession: Sendable {
+    /// The daemon's number for it (1, 2, 3, … in order of registration, never reused): its object
+    /// path, its name in the log and in `mprisd status`. Not the engine's id, which encodes a slot
+    /// and its generation and grows huge once slots are reused.
     let number: UInt64
     /// The unique name that registered it; the only caller allowed to use its methods.
     let owner: String
@@ -22,8 +25,8 @@ final class ServedSession: Sendable {
 
     private let attachments: Mutex<Attachments>
 
-    init(session: AudioSession, owner: String, name: String) {
-        number = session.id.rawValue
+    init(number: UInt64, session: AudioSession, owner: String, name: String) {
+        self.number = number
         self.owner = owner
         self.session = session
         attachments = Mutex(Attachments(name: name))

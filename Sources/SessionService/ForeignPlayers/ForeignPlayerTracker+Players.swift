@@ -96,7 +96,7 @@ extension ForeignPlayerTracker {
         guard let session = session(of: name, token: token),
               let cause = system.engine.session(session.id)?.interruptedBy else { return "\(reason)" }
         switch cause {
-        case .session(let id): return "session \(id.rawValue)"
+        case .session(let id): return label(of: id) ?? sessionLabel(id) ?? "session \(id.rawValue)"
         case .suspended: return "the screen lock"
         case .builtInMicMuted: return "the muted microphone"
         case .routeDisconnected: return "the lost route"

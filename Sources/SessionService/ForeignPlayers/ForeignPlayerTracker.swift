@@ -27,11 +27,14 @@ import Synchronization
 public final class ForeignPlayerTracker: Sendable {
     public typealias OwnSessionCheck = @Sendable (String) -> Bool
     public typealias Log = @Sendable (String) -> Void
+    /// How the log names a session that is not a player's (the daemon's clients).
+    public typealias SessionLabel = @Sendable (SessionID) -> String?
 
     let connection: Connection
     let system: AudioSystem
     let isOwnSession: OwnSessionCheck
     let log: Log
+    let sessionLabel: SessionLabel
     let state = Mutex(State())
 
     /// How long a player gets to answer any call.
@@ -62,15 +65,24 @@ public final class ForeignPlayerTracker: Sendable {
     /// `isOwnSession` tells whether a unique name belongs to one of our own sessions; `log` gets
     /// one line per thing done to a player. Nothing happens until `start`.
     public init(connection: Connection, system: AudioSystem,
-                isOwnSession: @escaping OwnSessionCheck, log: @escaping Log) {
+                isOwnSession: @escaping OwnSessionCheck, sessionLabel: @escaping SessionLabel = { _ in nil },
+                log: @escaping Log) {
         self.connection = connection
         self.system = system
         self.isOwnSession = isOwnSession
+        self.sessionLabel = sessionLabel
         self.log = log
     }
 
     deinit {
         stop()
+    }
+
+    /// The bus name of the player whose session the engine knows as `id`, if one is tracked.
+    public func label(of id: SessionID) -> String? {
+        state.withLock { state in
+            state.tracked.values.first { $0.session?.id == id }?.player.busName
+        }
     }
 
     /// The players tracked now (those whose properties have been read), by bus name.

@@ -107,7 +107,9 @@ enum PolicyDaemon {
         defer { lock?.stop() }
         let players = ForeignPlayerTracker(connection: connection, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
+                                           sessionLabel: { service.label(of: $0) },
                                            log: { log.info($0) })
+        service.nameForeignSessions { [weak players] in players?.label(of: $0) }
         parts.players = players
         players.start { result in
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
