@@ -88,10 +88,7 @@ final class FaultTests: PlayerTestCase {
         let daemon = try await startDaemon(watcher: watcher)
         let mpv = try await MPVProgram.start(bus: bus, file: try track("music.wav", seconds: 30), watcher: watcher)
         try await waitUntil("mpv plays") { try await mpv.status(on: watcher) == "Playing" }
-        try await waitUntil("the daemon follows mpv as playing") {
-            let players = try await self.policyStatus(watcher)["players"] as? [[String: Any]] ?? []
-            return players.first?["status"] as? String == "Playing"
-        }
+        try await waitUntilTheDaemonSeesMPVPlaying(watcher)
         let original = try await mpv.volume(on: watcher)
         var duckTimes: [Duration] = []
         var interruptTimes: [Duration] = []
@@ -121,10 +118,7 @@ final class FaultTests: PlayerTestCase {
             }
             try await waitUntil("mpv plays again") { try await mpv.status(on: watcher) == "Playing" }
             // The daemon must see the user's resume, or it would leave mpv out of the next decisions.
-            try await waitUntil("the daemon follows mpv as playing again") {
-                let players = try await self.policyStatus(watcher)["players"] as? [[String: Any]] ?? []
-                return players.first?["status"] as? String == "Playing"
-            }
+            try await waitUntilTheDaemonSeesMPVPlaying(watcher)
         }
         report("mpv ducked by a killed mprisd run --duck (Volume restored)", duckTimes)
         report("mpv interrupted by a killed voiceChat mprisd run (no longer paused by policy)", interruptTimes)
@@ -234,10 +228,7 @@ final class FaultTests: PlayerTestCase {
         let daemon = try await startDaemon(watcher: watcher)
         let mpv = try await MPVProgram.start(bus: bus, file: try track("music.wav", seconds: 30), watcher: watcher)
         try await waitUntil("mpv plays") { try await mpv.status(on: watcher) == "Playing" }
-        try await waitUntil("the daemon follows mpv as playing") {
-            let players = try await self.policyStatus(watcher)["players"] as? [[String: Any]] ?? []
-            return players.first?["status"] as? String == "Playing"
-        }
+        try await waitUntilTheDaemonSeesMPVPlaying(watcher)
         let call = try runInSession(["--category", "playAndRecord", "--mode", "voiceChat", "--", "sleep", "60"])
         try await waitUntil("mpv paused by the call") { try await mpv.status(on: watcher) == "Paused" }
         call.kill()
@@ -248,5 +239,13 @@ final class FaultTests: PlayerTestCase {
         defer { ducker.kill() }
         try await waitUntil("mpv ducked again") { try await mpv.volume(on: watcher) < 1 }
         XCTAssertTrue(daemon.isRunning, daemon.stderr)
+    }
+
+    /// The daemon's status shows the (single) tracked player as Playing: it follows mpv now.
+    private func waitUntilTheDaemonSeesMPVPlaying(_ watcher: Connection) async throws {
+        try await waitUntil("the daemon follows mpv as playing") {
+            let players = try await self.policyStatus(watcher)["players"] as? [[String: Any]] ?? []
+            return players.first?["status"] as? String == "Playing"
+        }
     }
 }

@@ -16,23 +16,11 @@ public indirect enum DBusType: Hashable, Sendable {
     /// The type's signature string (`a{sv}`, `(ii)`, …).
     public var code: String {
         switch self {
-        case .byte: "y"
-        case .boolean: "b"
-        case .int16: "n"
-        case .uint16: "q"
-        case .int32: "i"
-        case .uint32: "u"
-        case .int64: "x"
-        case .uint64: "t"
-        case .double: "d"
-        case .string: "s"
-        case .objectPath: "o"
-        case .signature: "g"
-        case .unixFD: "h"
-        case .variant: "v"
         case .array(let element): "a" + element.code
         case .dictionary(let key, let value): "a{" + key.code + value.code + "}"
         case .struct(let fields): "(" + fields.map(\.code).joined() + ")"
+        // The one table of type codes: `Marshal`'s static signatures.
+        default: Self.basicSignature(of: self).map { "\($0)" } ?? ""
         }
     }
 

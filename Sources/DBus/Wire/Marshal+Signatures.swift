@@ -109,20 +109,8 @@ extension DBusValue {
         case .array(let element, _): DBusType.arraySignature(of: element)
         case .dictionary(let key, let value, _): DBusType.dictionarySignature(key, value)
         case .struct: nil
-        case .byte: "y"
-        case .boolean: "b"
-        case .int16: "n"
-        case .uint16: "q"
-        case .int32: "i"
-        case .uint32: "u"
-        case .int64: "x"
-        case .uint64: "t"
-        case .double: "d"
-        case .string: "s"
-        case .objectPath: "o"
-        case .signature: "g"
-        case .unixFD: "h"
-        case .variant: "v"
+        // A basic value's (or a variant's) type is built without allocating.
+        default: DBusType.basicSignature(of: type)
         }
         if let text { return try body(text.cString) }
         return try type.withSignature(body)
