@@ -17,16 +17,9 @@ final class ReceivedMessage: @unchecked Sendable {  // invariant: a received mes
     /// The successful reply (+1 reference).
     func makeReply(_ body: [DBusValue]) throws(DBusError) -> OpaquePointer {
         try Message.checkBody(body)
-        guard let reply = dbus_message_new_method_return(pointer) else {
-            throw DBusError(DBusError.Name.noMemory, "dbus_message_new_method_return failed")
+        return try makeReply { (iter) throws(DBusError) in
+            for value in body { try Marshal.append(value, to: &iter) }
         }
-        do {
-            try Message.appendBody(body, to: reply)
-        } catch {
-            dbus_message_unref(reply)
-            throw error
-        }
-        return reply
     }
 
     /// The successful reply (+1 reference), its body written by `write` straight into the message

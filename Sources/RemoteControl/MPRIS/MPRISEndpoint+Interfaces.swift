@@ -26,15 +26,26 @@ extension MPRISEndpoint {
         return endpoint.state.withLock { $0.values[property] }
     }
 
+    /// An announced property, its name and type taken from `AnnouncedProperty` (declared once);
+    /// `set`, when given, makes it writable.
+    private func announced(_ property: AnnouncedProperty,
+                           set: (@Sendable (MPRISEndpoint, DBusValue) throws -> Void)? = nil) -> Property {
+        var setter: (@Sendable (DBusValue) throws -> Void)?
+        if let set {
+            setter = { @Sendable [weak self] (value: DBusValue) throws -> Void in
+                guard let self else { throw Self.gone() }
+                try set(self, value)
+            }
+        }
+        return Property(property.name, property.type, get: { [weak self] in try Self.value(self, property) },
+                        set: setter)
+    }
+
     private func rootInterfaceDeclaration() -> Interface {
         let configuration = self.configuration
         var properties: [Property] = [
-            Property("CanQuit", .boolean, get: { [weak self] in
-                try Self.value(self, .canQuit)
-            }),
-            Property("CanRaise", .boolean, get: { [weak self] in
-                try Self.value(self, .canRaise)
-            }),
+            announced(.canQuit),
+            announced(.canRaise),
             Property("HasTrackList", .boolean, changeSignal: .constant, get: { .boolean(false) }),
             Property("Identity", .string, changeSignal: .constant, get: { .string(configuration.identity) }),
             Property("SupportedUriSchemes", .array(.string), changeSignal: .constant,
@@ -64,9 +75,6 @@ extension MPRISEndpoint {
                 return try method(self)
             }
         }
-        func flag(_ property: AnnouncedProperty) -> Property {
-            Property(property.name, .boolean, get: { [weak self] in try Self.value(self, property) })
-        }
         return Interface(Self.playerInterface, methods: [
             simple("Next") { try $0.perform(.nextTrack) },
             simple("Previous") { try $0.perform(.previousTrack) },
@@ -89,51 +97,23 @@ extension MPRISEndpoint {
                 return try self.openURI(try call.argument(0, as: String.self))
             },
         ], properties: [
-            Property("PlaybackStatus", .string, get: { [weak self] in
-                try Self.value(self, .playbackStatus)
-            }),
-            Property("LoopStatus", .string, get: { [weak self] in
-                try Self.value(self, .loopStatus)
-            }, set: { [weak self] value in
-                guard let self else { throw Self.gone() }
-                try self.setLoopStatus(try String(dbusValue: value))
-            }),
-            Property("Rate", .double, get: { [weak self] in
-                try Self.value(self, .rate)
-            }, set: { [weak self] value in
-                guard let self else { throw Self.gone() }
-                try self.setRate(try Double(dbusValue: value))
-            }),
-            Property("Shuffle", .boolean, get: { [weak self] in
-                try Self.value(self, .shuffle)
-            }, set: { [weak self] value in
-                guard let self else { throw Self.gone() }
-                try self.setShuffle(try Bool(dbusValue: value))
-            }),
-            Property("Metadata", .dictionary(key: .string, value: .variant), get: { [weak self] in
-                try Self.value(self, .metadata)
-            }),
-            Property("Volume", .double, get: { [weak self] in
-                try Self.value(self, .volume)
-            }, set: { [weak self] value in
-                guard let self else { throw Self.gone() }
-                try self.setVolume(try Double(dbusValue: value))
-            }),
+            announced(.playbackStatus),
+            announced(.loopStatus) { try $0.setLoopStatus(try String(dbusValue: $1)) },
+            announced(.rate) { try $0.setRate(try Double(dbusValue: $1)) },
+            announced(.shuffle) { try $0.setShuffle(try Bool(dbusValue: $1)) },
+            announced(.metadata),
+            announced(.volume) { try $0.setVolume(try Double(dbusValue: $1)) },
             // Computed on every Get, never announced (spec: EmitsChangedSignal false).
             Property("Position", .int64, changeSignal: .none, get: { [weak self] in
                 try Self.read(self) { .int64($0.position().microseconds) }
             }),
-            Property("MinimumRate", .double, get: { [weak self] in
-                try Self.value(self, .minimumRate)
-            }),
-            Property("MaximumRate", .double, get: { [weak self] in
-                try Self.value(self, .maximumRate)
-            }),
-            flag(.canGoNext),
-            flag(.canGoPrevious),
-            flag(.canPlay),
-            flag(.canPause),
-            flag(.canSeek),
+            announced(.minimumRate),
+            announced(.maximumRate),
+            announced(.canGoNext),
+            announced(.canGoPrevious),
+            announced(.canPlay),
+            announced(.canPause),
+            announced(.canSeek),
             // The endpoint always accepts control; what it accepts is told by the other Can*.
             Property("CanControl", .boolean, changeSignal: .none, get: { .boolean(true) }),
         ], signals: [

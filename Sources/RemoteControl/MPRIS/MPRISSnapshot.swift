@@ -138,6 +138,16 @@ enum AnnouncedProperty: Int, CaseIterable, Sendable {
         }
     }
 
+    /// The declared D-Bus type (MPRIS 2.2).
+    var type: DBusType {
+        switch self {
+        case .playbackStatus, .loopStatus: .string
+        case .rate, .volume, .minimumRate, .maximumRate: .double
+        case .metadata: .dictionary(key: .string, value: .variant)
+        case .shuffle, .canGoNext, .canGoPrevious, .canPlay, .canPause, .canSeek, .canQuit, .canRaise: .boolean
+        }
+    }
+
     /// Declared by `org.mpris.MediaPlayer2` rather than its `Player` interface.
     var isRoot: Bool { self == .canQuit || self == .canRaise }
 }

@@ -41,18 +41,14 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The reads: the player's properties, and its volume just before a ducking, asked of its unique name.
+/// The reads: the player's properties, and single ones (its volume just before a ducking, its
+/// status after an interruption), asked of its unique name.
 enum ForeignPlayerQuery {
-    static func volume(of owner: String) -> Message {
+    /// `Properties.Get` of one property of the Player interface (`Volume`, `PlaybackStatus`).
+    static func property(_ name: String, of owner: String) -> Message {
         .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
                     interface: ForeignPlayerNames.propertiesInterface, member: "Get",
-                    body: [.string(ForeignPlayerNames.playerInterface), .string("Volume")])
-    }
-
-    static func playbackStatus(of owner: String) -> Message {
-        .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
-                    interface: ForeignPlayerNames.propertiesInterface, member: "Get",
-                    body: [.string(ForeignPlayerNames.playerInterface), .string("PlaybackStatus")])
+                    body: [.string(ForeignPlayerNames.playerInterface), .string(name)])
     }
 
     static func getAll(of owner: String) -> Message {

@@ -70,28 +70,31 @@ extension ForeignPlayerTracker {
     /// Reads `Volume` for a ducking; a player that does not answer in time is ducked from the
     /// last announced value.
     private func readVolume(of owner: String, name: String, token: UInt64) {
-        connection.call(ForeignPlayerQuery.volume(of: owner), timeout: Self.callTimeout) { [weak self] result in
-            guard let self else { return }
-            var volume: Double?
-            if case .success(let reply) = result, case .variant(.double(let value))? = reply.body.first,
-               value.isFinite, value >= 0 {
-                volume = value
-            }
-            let more = modify(name, token) { $0.player.volumeRead(volume) } ?? []
-            perform(more, for: name, token: token)
+        read("Volume", of: owner, name: name, token: token) { value, player in
+            guard case .double(let volume)? = value, volume.isFinite, volume >= 0 else { return player.volumeRead(nil) }
+            return player.volumeRead(volume)
         }
     }
 
     /// Reads `PlaybackStatus` after an interruption ended; a player that does not answer keeps
     /// the status last announced.
     private func readStatus(of owner: String, name: String, token: UInt64) {
-        connection.call(ForeignPlayerQuery.playbackStatus(of: owner), timeout: Self.callTimeout) { [weak self] result in
+        read("PlaybackStatus", of: owner, name: name, token: token) { value, player in
+            guard case .string(let status)? = value else { return player.statusRead(nil) }
+            return player.statusRead(status)
+        }
+    }
+
+    /// Gets one property of the player (nil on an error reply, a timeout or a non-variant answer)
+    /// and hands it to `apply` on the player still tracked under `token`, then carries out what
+    /// that decided.
+    private func read(_ property: String, of owner: String, name: String, token: UInt64,
+                      _ apply: @escaping @Sendable (DBusValue?, inout ForeignPlayer) -> [ForeignPlayerAction]) {
+        connection.call(ForeignPlayerQuery.property(property, of: owner), timeout: Self.callTimeout) { [weak self] result in
             guard let self else { return }
-            var status: String?
-            if case .success(let reply) = result, case .variant(.string(let value))? = reply.body.first {
-                status = value
-            }
-            let more = modify(name, token) { $0.player.statusRead(status) } ?? []
+            var value: DBusValue?
+            if case .success(let reply) = result, case .variant(let inner)? = reply.body.first { value = inner }
+            let more = modify(name, token) { apply(value, &$0.player) } ?? []
             perform(more, for: name, token: token)
         }
     }
