@@ -60,4 +60,7 @@ func runMain(_ argv: [String]) -> Int32 {
 }
 
 // Synchronous: no Swift concurrency, so no libdispatch thread pool ticking once a second.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == JournalGuard.argument {
+    exit(JournalGuard.run())
+}
 exit(runMain(CommandLine.arguments))

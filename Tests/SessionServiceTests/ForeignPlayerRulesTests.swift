@@ -95,9 +95,11 @@ final class ForeignPlayerRulesTests: XCTestCase {
         XCTAssertEqual(player.handle(.ducking(.began), cause: ""), [.readVolume], "the volume is read fresh first")
         // The player answers with a value it had not announced yet: that one is saved.
         XCTAssertEqual(player.volumeRead(0.73),
-                       [.send(.setVolume(0.73 * ForeignPlayer.duckFactor), reason: "ducked (was 0.73)")])
+                       [.journal(.volume(found: 0.73, set: 0.73 * ForeignPlayer.duckFactor)),
+                        .send(.setVolume(0.73 * ForeignPlayer.duckFactor), reason: "ducked (was 0.73)")])
         _ = player.update(MPRISPlayerProperties(volume: 0.73 * ForeignPlayer.duckFactor))  // our own Set, echoed
-        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [.send(.setVolume(0.73), reason: "ducking ended")])
+        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""),
+                       [.send(.setVolume(0.73), reason: "ducking ended"), .unjournal(.volume)])
         XCTAssertNil(player.duck)
     }
 
@@ -108,7 +110,9 @@ final class ForeignPlayerRulesTests: XCTestCase {
         XCTAssertEqual(player.duck?.saved, 0.73)
         _ = player.update(MPRISPlayerProperties(volume: 0.5))  // the user
         let actions = player.handle(.ducking(.ended), cause: "")
-        guard case .log? = actions.first, actions.count == 1 else { return XCTFail("\(actions)") }
+        guard actions.first == .unjournal(.volume), case .log? = actions.last, actions.count == 2 else {
+            return XCTFail("\(actions)")
+        }
     }
 
     func testDuckingThatEndsBeforeTheReadLowersNothing() {

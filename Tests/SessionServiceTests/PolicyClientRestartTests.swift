@@ -41,4 +41,31 @@ final class PolicyClientRestartTests: PolicyTestCase {
         try other.activate()
         try await events.wait(for: .interruption(.began(reason: .default)))
     }
+
+    /// A session that comes back after a restart joins what played on meanwhile: it interrupts
+    /// nothing (`alongsideOthers`), and the next activation applies the rules as usual.
+    func testASessionActiveAgainAfterARestartInterruptsNothing() async throws {
+        let first = try startDaemon()
+        let client = try makeClient()
+        let music = try client.register(SessionConfiguration(.playback), name: "music")
+        let events = record(music)
+        try music.activate()
+        first.service.close()
+        first.connection.close()
+        try await events.wait(for: .mediaServicesLost)
+
+        // The new daemon already has a player that started while there was none.
+        let system = AudioSystem()
+        let meanwhile = try system.makeSession(SessionConfiguration(.playback))
+        try meanwhile.setActive(true)
+        _ = try startDaemon(system: system)
+        try await events.wait(for: .mediaServicesReset)
+        XCTAssertTrue(music.isActive)
+        XCTAssertTrue(meanwhile.isActive, "not interrupted by the session that came back")
+        XCTAssertFalse(meanwhile.isInterrupted)
+
+        try music.deactivate()
+        try music.activate()
+        XCTAssertFalse(meanwhile.isActive, "a new activation wins as usual")
+    }
 }

@@ -30,9 +30,9 @@ class PolicyTestCase: BusTestCase {
     }
 
     /// Starts a service on a new connection and requests the name, like the daemon command.
-    func startDaemon(statusExtras: @escaping @Sendable (inout PolicyStatus) -> Void = { _ in }) throws -> Daemon {
+    func startDaemon(system: AudioSystem = AudioSystem(),
+                     statusExtras: @escaping @Sendable (inout PolicyStatus) -> Void = { _ in }) throws -> Daemon {
         let connection = try connect()
-        let system = AudioSystem()
         let log = EventRecord<String>()
         let service = PolicyService(connection: connection, system: system, log: { log.append($0) },
                                     statusExtras: statusExtras)

@@ -10,11 +10,17 @@ public struct ActivationOptions: OptionSet, Sendable, Hashable, CustomStringConv
     /// the last call ends, instead of failing with `insufficientPriority` (G-CALLS). Invalid on
     /// deactivation (`badParam`).
     public static let allowDelayedActivation = ActivationOptions(rawValue: 1 << 1)
+    /// On activation: join the active sessions without interrupting any of them. For a policy
+    /// service that adopts what already played before it started (a restarted daemon takes the
+    /// players it finds playing as the user's choice, not as a conflict); every later activation
+    /// applies the rules to it as usual. Ducking still applies. Invalid on deactivation (`badParam`).
+    public static let alongsideOthers = ActivationOptions(rawValue: 1 << 2)
 
     public var description: String {
         var names: [String] = []
         if contains(.notifyOthersOnDeactivation) { names.append("notifyOthersOnDeactivation") }
         if contains(.allowDelayedActivation) { names.append("allowDelayedActivation") }
+        if contains(.alongsideOthers) { names.append("alongsideOthers") }
         return "[" + names.joined(separator: ", ") + "]"
     }
 }

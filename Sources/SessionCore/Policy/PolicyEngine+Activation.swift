@@ -22,6 +22,7 @@ extension PolicyEngine {
     ///   (`cannotStartRecording`, G-INT-MIC).
     /// - A session that activates while interrupted ends its own interruption first (it receives
     ///   *ended* without shouldResume), so *began*/*ended* stay paired.
+    /// - `alongsideOthers` interrupts nobody (an adopted session; call priority still applies).
     ///
     /// Activating an active session does nothing. Cost: O(active sessions).
     public mutating func activate(_ id: SessionID, options: ActivationOptions = []) -> PolicyDecision {
@@ -47,7 +48,7 @@ extension PolicyEngine {
             }
             return PolicyDecision(.delayed, effects: takeEffects())
         }
-        grant(id)
+        grant(id, interruptingOthers: !options.contains(.alongsideOthers))
         finish()
         return PolicyDecision(.done, effects: takeEffects())
     }
@@ -67,8 +68,9 @@ extension PolicyEngine {
         return nil
     }
 
-    /// Makes `id` active and applies the pairwise rules to every active session. O(active).
-    mutating func grant(_ id: SessionID) {
+    /// Makes `id` active and applies the pairwise rules to every active session (unless it joins
+    /// them as it finds them: `interruptingOthers` false). O(active).
+    mutating func grant(_ id: SessionID, interruptingOthers: Bool = true) {
         guard let traits = records[id]?.traits else { return }
         if records[id]?.heldBy != nil {
             detach(id)
@@ -78,7 +80,7 @@ extension PolicyEngine {
             records[id]?.isPending = false
             pending.removeAll { $0 == id }
         }
-        applyRules(of: id, traits: traits)
+        if interruptingOthers { applyRules(of: id, traits: traits) }
         enterActive(id)
     }
 

@@ -15,8 +15,9 @@ extension PolicyEngine {
     /// of the answer.
     public mutating func deactivate(_ id: SessionID, options: ActivationOptions = []) -> PolicyDecision {
         guard let record = records[id] else { return PolicyDecision(.failed(.badParam(.unknownSession(id)))) }
-        if options.contains(.allowDelayedActivation) {
-            return PolicyDecision(.failed(.badParam(.optionNotValidHere(.allowDelayedActivation))))
+        let activationOnly = options.intersection([.allowDelayedActivation, .alongsideOthers])
+        if !activationOnly.isEmpty {
+            return PolicyDecision(.failed(.badParam(.optionNotValidHere(activationOnly))))
         }
         if record.isPending {
             records[id]?.isPending = false

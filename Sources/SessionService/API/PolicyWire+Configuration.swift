@@ -60,11 +60,18 @@ extension PolicyWire {
         return dictionary(pairs)
     }
 
-    /// `Activate`'s dictionary: `allowDelayedActivation` b.
+    /// `Activate`'s dictionary: `allowDelayedActivation` b, `alongsideOthers` b.
     static func decodeActivation(_ value: DBusValue) throws(DBusError) -> ActivationOptions {
         let entries = try entries(of: value)
-        guard let raw = entries[ActivationKey.allowDelayedActivation] else { return [] }
-        return try flag(raw, key: ActivationKey.allowDelayedActivation) ? .allowDelayedActivation : []
+        var options: ActivationOptions = []
+        if let raw = entries[ActivationKey.allowDelayedActivation],
+           try flag(raw, key: ActivationKey.allowDelayedActivation) {
+            options.insert(.allowDelayedActivation)
+        }
+        if let raw = entries[ActivationKey.alongsideOthers], try flag(raw, key: ActivationKey.alongsideOthers) {
+            options.insert(.alongsideOthers)
+        }
+        return options
     }
 
     /// `Deactivate`'s dictionary: `notifyOthers` b.

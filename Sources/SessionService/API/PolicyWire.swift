@@ -15,6 +15,7 @@ enum PolicyWire {
     /// Keys of `Activate` / `Deactivate` options.
     enum ActivationKey {
         static let allowDelayedActivation = "allowDelayedActivation"
+        static let alongsideOthers = "alongsideOthers"
         static let notifyOthers = "notifyOthers"
     }
 

@@ -29,7 +29,9 @@ extension PolicyClient {
     }
 
     /// Registers record `key` with the new daemon, activates it again if it was active, then
-    /// delivers `.mediaServicesReset`. All of it asynchronous, on the I/O thread.
+    /// delivers `.mediaServicesReset`. All of it asynchronous, on the I/O thread. The activation
+    /// is `alongsideOthers`: what played on while the daemon was away is the user's choice, and a
+    /// session that comes back interrupts nothing.
     private func reregister(_ key: UInt64, _ record: RemoteRecord, with daemon: String, generation: UInt64) {
         guard let policyPath = try? ObjectPath(AudioPolicyNames.objectPath) else { return }
         let register = Message.methodCall(destination: daemon, path: policyPath, interface: AudioPolicyNames.interface,
@@ -54,7 +56,8 @@ extension PolicyClient {
             guard record.reactivate else { return self.finishReset(key, generation: generation) }
             let activate = Message.methodCall(destination: daemon, path: path,
                                               interface: AudioPolicyNames.sessionInterface, member: "Activate",
-                                              body: [PolicyWire.dictionary([])])
+                                              body: [PolicyWire.dictionary([(PolicyWire.ActivationKey.alongsideOthers,
+                                                                             .boolean(true))])])
             self.connection.call(activate, timeout: self.timeout) { [weak self] result in
                 guard let self else { return }
                 if case .success = result {

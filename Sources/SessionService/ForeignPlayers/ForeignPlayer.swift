@@ -29,6 +29,9 @@ struct ForeignPlayer: Sendable {
     private(set) var isLoaded = false
     /// The policy paused it and may resume it.
     private(set) var pausedByPolicy = false
+    /// That pause is one a clean stop or a journal replay resumes: its cause was a client's
+    /// session or a system condition, not another player the user started (that one is final).
+    private(set) var pauseIsJournaled = false
     private(set) var duck: Duck?
     /// Ducking began and the player's volume is being read first: a player may already answer
     /// `Get` with a value it has not announced yet (mpv-mpris batches its signals), and the value
@@ -46,10 +49,15 @@ struct ForeignPlayer: Sendable {
     /// How much quieter a ducked player gets (WirePlumber ~0.3; field notes).
     static let duckFactor = 0.3
 
-    init(busName: String, owner: String, token: UInt64) {
+    /// Found by the daemon's first look at the bus (not started while it ran): if it plays, the
+    /// user chose that before this daemon started, so it plays on beside the others.
+    let foundAtStart: Bool
+
+    init(busName: String, owner: String, token: UInt64, foundAtStart: Bool = false) {
         self.busName = busName
         self.owner = owner
         self.token = token
+        self.foundAtStart = foundAtStart
     }
 
     var isPlaying: Bool { properties.playbackStatus == "Playing" }
@@ -65,7 +73,8 @@ struct ForeignPlayer: Sendable {
     mutating func load(_ read: MPRISPlayerProperties?) -> [ForeignPlayerAction] {
         isLoaded = true
         if let read { properties = read }
-        return isPlaying ? [.activate] : []
+        guard isPlaying else { return [] }
+        return foundAtStart ? [.adopt] : [.activate]
     }
 
     /// A `PropertiesChanged` from the player.
@@ -81,8 +90,7 @@ struct ForeignPlayer: Sendable {
         guard wasPlaying != isPlaying else { return [] }
         if isPlaying {
             // Whoever started it (the user, or our Play), it plays now: nothing left to resume.
-            pausedByPolicy = false
-            return [.activate]
+            return endPolicyPause() + [.activate]
         }
         return [.deactivate]
     }
@@ -98,27 +106,33 @@ struct ForeignPlayer: Sendable {
 
     // MARK: Session events
 
-    /// An event of its session. `cause` names the interrupter for the log (`session 3`).
-    mutating func handle(_ event: SessionEvent, cause: String) -> [ForeignPlayerAction] {
+    /// An event of its session. `cause` names the interrupter for the log (`session 3`);
+    /// `pauseEntry` is what the journal keeps of a pause it causes, nil for a pause that is final
+    /// (another player took over).
+    mutating func handle(_ event: SessionEvent, cause: String,
+                         pauseEntry: JournalEntry.Change? = nil) -> [ForeignPlayerAction] {
         switch event {
         case .interruption(.began):
             guard isPlaying else { return [] }
             guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): interrupted by \(cause)")] }
             pausedByPolicy = true
-            return [.send(.pause, reason: "interrupted by \(cause)")]
+            pauseIsJournaled = pauseEntry != nil
+            // Written down before the Pause is sent: a daemon that dies now leaves the resume to
+            // whoever replays the journal.
+            return (pauseEntry.map { [.journal($0)] } ?? []) + [.send(.pause, reason: "interrupted by \(cause)")]
         case .interruption(.ended(let options)):
             guard pausedByPolicy else { return [] }
-            pausedByPolicy = false
+            let over = endPolicyPause()
             guard options.contains(.shouldResume) else {
                 // The user may have resumed it meanwhile, and a player that batches its signals
                 // (mpv-mpris, 100 ms) can fold our Pause and their Play into no change at all:
                 // the status is read afresh, and a player found playing gets its session back.
-                return [.log("\(busName) stays paused: interruption ended without resume"), .readStatus]
+                return over + [.log("\(busName) stays paused: interruption ended without resume"), .readStatus]
             }
             // Not checked against the cached status: our Pause may not be reported yet (mpv-mpris
             // batches its signals), and Play on a playing player does nothing.
-            guard canPlay else { return [.log("cannot resume \(busName) (CanPlay is false)")] }
-            return [.send(.play, reason: "interruption ended")]
+            guard canPlay else { return over + [.log("cannot resume \(busName) (CanPlay is false)")] }
+            return [.send(.play, reason: "interruption ended")] + over
         case .ducking(.began):
             guard duck == nil, !duckPending else { return [] }
             guard properties.volume != nil else { return [.log("cannot duck \(busName): it has no Volume")] }
@@ -132,9 +146,10 @@ struct ForeignPlayer: Sendable {
             guard let current = duck else { return [] }
             duck = nil
             if current.changedByUser {
-                return [.log("\(busName) not restored to volume \(ForeignPlayerCommand.format(current.saved)): the user changed it")]
+                return [.unjournal(.volume),
+                        .log("\(busName) not restored to volume \(ForeignPlayerCommand.format(current.saved)): the user changed it")]
             }
-            return [.send(.setVolume(current.saved), reason: "ducking ended")]
+            return [.send(.setVolume(current.saved), reason: "ducking ended"), .unjournal(.volume)]
         case .routeChange(let change) where change.reason == .oldDeviceUnavailable:
             guard isPlaying else { return [] }
             guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): its output went away")] }
@@ -161,15 +176,36 @@ struct ForeignPlayer: Sendable {
         guard let volume = volume ?? properties.volume else { return [.log("cannot duck \(busName): it has no Volume")] }
         let lowered = volume * Self.duckFactor
         duck = Duck(saved: volume, lowered: lowered)
-        return [.send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))")]
+        return [.journal(.volume(found: volume, set: lowered)),
+                .send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))")]
     }
 
-    /// What to undo when the tracker stops while the player is still there: its volume.
+    /// The policy's pause is over (resumed, given up, or the user played it): nothing of it is
+    /// left to undo.
+    private mutating func endPolicyPause() -> [ForeignPlayerAction] {
+        guard pausedByPolicy else { return [] }
+        pausedByPolicy = false
+        defer { pauseIsJournaled = false }
+        return pauseIsJournaled ? [.unjournal(.pause)] : []
+    }
+
+    /// What to undo when the tracker stops (the daemon stops cleanly) while the player is still
+    /// there: its volume, and a pause that was not final is resumed — nothing the daemon did may
+    /// outlive it.
     mutating func undo() -> [ForeignPlayerAction] {
         duckPending = false
-        guard let current = duck else { return [] }
-        duck = nil
-        return current.changedByUser ? [] : [.send(.setVolume(current.saved), reason: "tracker stopped")]
+        var actions: [ForeignPlayerAction] = []
+        if let current = duck {
+            duck = nil
+            if !current.changedByUser { actions.append(.send(.setVolume(current.saved), reason: "mprisd stopped")) }
+            actions.append(.unjournal(.volume))
+        }
+        if pausedByPolicy {
+            let resume = pauseIsJournaled && canPlay
+            if resume { actions.append(.send(.play, reason: "mprisd stopped")) }
+            actions += endPolicyPause()
+        }
+        return actions
     }
 
     /// Volumes equal up to what a player's own storage rounds away (mpv keeps a float percentage).

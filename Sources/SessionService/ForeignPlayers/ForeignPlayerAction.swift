@@ -4,6 +4,9 @@
 enum ForeignPlayerAction: Sendable, Hashable {
     /// The player started playing: activate its session (non-mixable playback).
     case activate
+    /// The player was playing when the daemon started: its session joins the active ones without
+    /// interrupting any (the user chose what plays; a restart is no reason to stop it).
+    case adopt
     /// The player stopped or paused by itself: deactivate its session, without notify-others.
     case deactivate
     /// Ask the player to do `command`; `reason` ends the log line.
@@ -14,6 +17,10 @@ enum ForeignPlayerAction: Sendable, Hashable {
     /// Read the player's `PlaybackStatus` now (an interruption ended and the cached status may
     /// be stale); the answer goes to `ForeignPlayer.statusRead`.
     case readStatus
+    /// Write the change about to be made down in the journal (before it is made).
+    case journal(JournalEntry.Change)
+    /// Cross the change of this kind out of the journal: it is undone, or over.
+    case unjournal(JournalEntry.Kind)
     /// Only a log line.
     case log(String)
 }

@@ -11,6 +11,8 @@ extension ForeignPlayerTracker {
             switch action {
             case .activate:
                 activate(name, token: token)
+            case .adopt:
+                activate(name, token: token, options: .alongsideOthers)
             case .deactivate:
                 // A session the policy interrupted is inactive already and must stay interrupted
                 // (its *ended* may resume the player): only an active one is deactivated, and
@@ -26,6 +28,12 @@ extension ForeignPlayerTracker {
             case .readStatus:
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 readStatus(of: target, name: name, token: token)
+            case .journal(let change):
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                journal?.record(JournalEntry(player: name, owner: target, change: change))
+            case .unjournal(let kind):
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                journal?.forget(kind, player: name, owner: target)
             case .log(let line):
                 log(line)
             }
@@ -34,10 +42,10 @@ extension ForeignPlayerTracker {
 
     /// The player started playing: its session activates, which interrupts the non-mixable
     /// session playing so far (the engine's rule). Refused (a call owns audio): pause it again.
-    private func activate(_ name: String, token: UInt64) {
+    private func activate(_ name: String, token: UInt64, options: ActivationOptions = []) {
         guard let session = session(of: name, token: token), !session.isActive else { return }
         do {
-            try session.setActive(true)
+            try session.setActive(true, options: options)
         } catch {
             let stillInterrupted = session.isInterrupted
             let more = modify(name, token) { $0.player.activationRefused(error, stillInterrupted: stillInterrupted) } ?? []

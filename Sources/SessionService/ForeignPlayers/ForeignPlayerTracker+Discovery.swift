@@ -29,7 +29,7 @@ extension ForeignPlayerTracker {
             // Gone again already: its NameOwnerChanged said so (or will).
             guard case .success(let reply) = result, case .string(let owner)? = reply.body.first,
                   !owner.isEmpty else { return }
-            self?.ownerChanged(of: name, to: owner)
+            self?.ownerChanged(of: name, to: owner, foundAtStart: true)
         }
     }
 
@@ -41,8 +41,9 @@ extension ForeignPlayerTracker {
     }
 
     /// `name` is owned by `owner` now (nil: nobody). Idempotent: the same owner twice changes
-    /// nothing. A new owner is a new player (the old one's session goes).
-    func ownerChanged(of name: String, to owner: String?) {
+    /// nothing. A new owner is a new player (the old one's session goes). `foundAtStart`: the
+    /// answer to the first look at the bus.
+    func ownerChanged(of name: String, to owner: String?, foundAtStart: Bool = false) {
         // Asked outside the lock: the check belongs to the caller and may take locks of its own.
         let isOwn = owner.map(isOwnSession) ?? false
         let (removed, added, newlyIgnored) = state.withLock { state -> (Tracked?, ForeignPlayer?, Bool) in
@@ -56,7 +57,7 @@ extension ForeignPlayerTracker {
                 return (removed, nil, wasIgnored != owner)
             }
             state.nextToken &+= 1
-            let player = ForeignPlayer(busName: name, owner: owner, token: state.nextToken)
+            let player = ForeignPlayer(busName: name, owner: owner, token: state.nextToken, foundAtStart: foundAtStart)
             state.tracked[name] = Tracked(player: player)
             return (removed, player, false)
         }

@@ -60,8 +60,10 @@ extension ForeignPlayerTracker {
         let events = session.onEvent { [weak self] event in
             self?.sessionEvent(event, of: name, token: token)
         }
+        let number = numberSession(session.id)
         let outcome = modify(name, token) { tracked -> (ForeignPlayer, [ForeignPlayerAction]) in
             tracked.session = session
+            tracked.number = number
             tracked.events = events
             let actions = tracked.player.load(read)
             return (tracked.player, actions)
@@ -70,7 +72,7 @@ extension ForeignPlayerTracker {
             events.cancel()
             return  // gone meanwhile; the session goes with this scope, outside the lock
         }
-        log("tracking \(name) (\(player.owner)) as session \(session.id.rawValue): \(player.statusText)")
+        log("tracking \(name) (\(player.owner)) as session \(number): \(player.statusText)")
         perform(actions, for: name, token: token)
     }
 
@@ -83,33 +85,44 @@ extension ForeignPlayerTracker {
 
     /// An event of the player's session.
     private func sessionEvent(_ event: SessionEvent, of name: String, token: UInt64) {
-        var cause = "the policy"
+        var cause = (label: "the policy", pauseEntry: JournalEntry.Change?.none)
         if case .interruption(.began(let reason)) = event {
             cause = interrupter(of: name, token: token, reason: reason)
         }
-        let actions = modify(name, token) { $0.player.handle(event, cause: cause) } ?? []
+        let actions = modify(name, token) { $0.player.handle(event, cause: cause.label, pauseEntry: cause.pauseEntry) } ?? []
         perform(actions, for: name, token: token)
     }
 
-    /// Who holds the player's session interrupted, for the log line.
-    private func interrupter(of name: String, token: UInt64, reason: InterruptionReason) -> String {
+    /// Who holds the player's session interrupted: the name for the log line, and what the
+    /// journal keeps of the pause — nil when the pause is final (another player took over, the
+    /// output went away), so that no replay ever resumes it.
+    private func interrupter(of name: String, token: UInt64,
+                             reason: InterruptionReason) -> (label: String, pauseEntry: JournalEntry.Change?) {
         guard let session = session(of: name, token: token),
-              let cause = system.engine.session(session.id)?.interruptedBy else { return "\(reason)" }
+              let cause = system.engine.session(session.id)?.interruptedBy else { return ("\(reason)", nil) }
         switch cause {
-        case .session(let id): return label(of: id) ?? sessionLabel(id) ?? "session \(id.rawValue)"
-        case .suspended: return "the screen lock"
-        case .builtInMicMuted: return "the muted microphone"
-        case .routeDisconnected: return "the lost route"
+        case .session(let id):
+            if let player = label(of: id) { return (player, nil) }
+            let owner = sessionOwner(id)
+            return (sessionLabel(id) ?? "session \(id.rawValue)", owner.map { .pause(cause: $0) })
+        case .suspended: return ("the screen lock", .pause(cause: nil))
+        case .builtInMicMuted: return ("the muted microphone", nil)
+        case .routeDisconnected: return ("the lost route", nil)
         }
     }
 
+
+
     /// Drops a player: its subscriptions end and its session is removed (here, outside the lock),
     /// which releases everything it held interrupted and every ducking it caused.
-    func discard(_ tracked: Tracked, reason: String?, restoreVolume: Bool) {
+    /// What the journal holds about it is crossed out, unless the bus went away (`keepJournal`):
+    /// then whoever replays the journal decides.
+    func discard(_ tracked: Tracked, reason: String?, restoreVolume: Bool, keepJournal: Bool = false) {
         tracked.signals?.cancel()
         tracked.events?.cancel()
         var player = tracked.player
         if restoreVolume { perform(player.undo(), for: player.busName, token: player.token, owner: player.owner) }
+        if !keepJournal { journal?.forgetAll(player: player.busName, owner: player.owner) }
         if let reason, tracked.session != nil { log("stopped tracking \(player.busName): \(reason)") }
     }
 

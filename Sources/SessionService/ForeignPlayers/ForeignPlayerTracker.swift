@@ -29,12 +29,19 @@ public final class ForeignPlayerTracker: Sendable {
     public typealias Log = @Sendable (String) -> Void
     /// How the log names a session that is not a player's (the daemon's clients).
     public typealias SessionLabel = @Sendable (SessionID) -> String?
+    /// The unique name owning a session that is not a player's (the daemon's clients).
+    public typealias SessionOwner = @Sendable (SessionID) -> String?
+    /// The number a player's session is shown by (the daemon's one numbering of sessions).
+    public typealias SessionNumbering = @Sendable (SessionID) -> UInt64
 
     let connection: Connection
     let system: AudioSystem
     let isOwnSession: OwnSessionCheck
     let log: Log
     let sessionLabel: SessionLabel
+    let sessionOwner: SessionOwner
+    let numberSession: SessionNumbering
+    let journal: ChangeJournal?
     let state = Mutex(State())
 
     /// How long a player gets to answer any call.
@@ -45,6 +52,8 @@ public final class ForeignPlayerTracker: Sendable {
         var player: ForeignPlayer
         /// Made once `GetAll` answered.
         var session: AudioSession?
+        /// The session's number in the log and the status.
+        var number: UInt64 = 0
         var events: EventSubscription?
         var signals: SignalSubscription?
     }
@@ -63,14 +72,20 @@ public final class ForeignPlayerTracker: Sendable {
 
     /// A tracker of the players on `connection` (the session bus), as sessions of `system`.
     /// `isOwnSession` tells whether a unique name belongs to one of our own sessions; `log` gets
-    /// one line per thing done to a player. Nothing happens until `start`.
+    /// one line per thing done to a player; `journal` (if any) gets every volume lowered and every
+    /// pause that may be resumed, before the change is made. Nothing happens until `start`.
     public init(connection: Connection, system: AudioSystem,
                 isOwnSession: @escaping OwnSessionCheck, sessionLabel: @escaping SessionLabel = { _ in nil },
-                log: @escaping Log) {
+                sessionOwner: @escaping SessionOwner = { _ in nil },
+                numberSession: @escaping SessionNumbering = { $0.rawValue },
+                journal: ChangeJournal? = nil, log: @escaping Log) {
         self.connection = connection
         self.system = system
         self.isOwnSession = isOwnSession
         self.sessionLabel = sessionLabel
+        self.sessionOwner = sessionOwner
+        self.numberSession = numberSession
+        self.journal = journal
         self.log = log
     }
 
@@ -89,10 +104,10 @@ public final class ForeignPlayerTracker: Sendable {
     public var players: [PolicyStatus.Player] {
         state.withLock { state in
             state.tracked.values.compactMap { tracked -> PolicyStatus.Player? in
-                guard let session = tracked.session else { return nil }
+                guard tracked.session != nil else { return nil }
                 let player = tracked.player
                 return PolicyStatus.Player(busName: player.busName, owner: player.owner, status: player.statusText,
-                                           session: session.id.rawValue, pausedByPolicy: player.pausedByPolicy,
+                                           session: tracked.number, pausedByPolicy: player.pausedByPolicy,
                                            ducked: player.duck != nil)
             }
         }.sorted { $0.busName < $1.busName }
@@ -130,7 +145,8 @@ public final class ForeignPlayerTracker: Sendable {
     }
 
     /// Stops following the bus: every player's session is removed (undoing what it did to
-    /// others) and volumes we lowered are set back. Players we paused stay paused.
+    /// others), volumes we lowered are set back and pauses that were not final are resumed (a
+    /// clean stop of the daemon undoes everything it did).
     public func stop() {
         let (tracked, subscription, token) = state.withLock { state in
             state.phase = .stopped
@@ -163,7 +179,7 @@ public final class ForeignPlayerTracker: Sendable {
             defer { state.tracked.removeAll() }
             return Array(state.tracked.values)
         }
-        for entry in tracked { discard(entry, reason: reason, restoreVolume: false) }
+        for entry in tracked { discard(entry, reason: reason, restoreVolume: false, keepJournal: true) }
     }
 }
 

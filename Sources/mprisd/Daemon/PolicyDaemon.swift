@@ -97,6 +97,10 @@ enum PolicyDaemon {
         case .some(let status): return status
         case .none: break
         }
+        // The only daemon now: what a dead predecessor changed in other programs is undone
+        // before any player is followed.
+        let changes = DaemonJournal(connection: connection, log: log)
+        defer { changes.close() }
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         parts.followsVolume = routes.followsVolume
@@ -108,6 +112,9 @@ enum PolicyDaemon {
         let players = ForeignPlayerTracker(connection: connection, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
                                            sessionLabel: { service.label(of: $0) },
+                                           sessionOwner: { service.owner(of: $0) },
+                                           numberSession: { _ in service.numberForeignSession() },
+                                           journal: changes.journal,
                                            log: { log.info($0) })
         service.nameForeignSessions { [weak players] in players?.label(of: $0) }
         parts.players = players
@@ -119,6 +126,11 @@ enum PolicyDaemon {
 
         if let signal = signals.wait(orReadable: gone.fileDescriptor) {
             log.info("stopping (signal \(signal))")
+            // A clean stop undoes everything the daemon did to other programs, and waits until
+            // the bus has taken those calls (a reply to a later call comes after them).
+            players.stop()
+            changes.undoAll()
+            barrier(connection)
         } else {
             log.warning("the session bus went away; stopping")
             return ExitStatus.failure
@@ -142,6 +154,15 @@ enum PolicyDaemon {
             log.warning("cannot own \(AudioPolicyNames.busName): \(error)")
             return ExitStatus.failure
         }
+    }
+
+    /// Returns once the bus has read every message sent before (its answer to `GetId` comes after
+    /// them), so that closing the connection loses none of them.
+    private static func barrier(_ connection: Connection) {
+        guard let path = try? ObjectPath("/org/freedesktop/DBus") else { return }
+        let call = Message.methodCall(destination: "org.freedesktop.DBus", path: path,
+                                      interface: "org.freedesktop.DBus", member: "GetId")
+        _ = try? connection.callAndWait(call, timeout: .seconds(2))
     }
 
     /// The unique name owning `name` (for messages), nil if unknown.
