@@ -32,6 +32,10 @@ public final class AudioFile {
             Sndfile.close(handle)
             throw .notDecodable(path: path, reason: "no audio channels")
         }
+        guard MediaTime.isPlausible(sampleRate: Int(raw.samplerate), channels: Int(raw.channels)) else {
+            Sndfile.close(handle)
+            throw .notDecodable(path: path, reason: "implausible format (\(raw.samplerate) Hz, \(raw.channels) channels)")
+        }
         self.path = path
         self.handle = handle
         info = AudioFileInfo(

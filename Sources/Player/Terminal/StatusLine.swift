@@ -1,3 +1,4 @@
+import AudioDevices
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ public struct StatusLine: Sendable {
 
     /// `m:ss`, or `h:mm:ss` from an hour on.
     public static func clock(_ seconds: Double) -> String {
-        let whole = max(0, Int(seconds.isFinite ? seconds : 0))
+        let whole = MediaTime.wholeSeconds(seconds)
         let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
         let ss = s < 10 ? "0\(s)" : "\(s)"
         if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
