@@ -8,12 +8,12 @@ final class PlayEndOfQueueTests: PlayerTestCase {
     func testManyShortPlaysEndCleanly() async throws {
         let file = try track("tick.wav", seconds: 0.1)
         let started = ContinuousClock.now
-        for run in 0..<30 {
+        for run in 0..<50 {
             let player = try play(["--device", "null", "--name", "tick", file])
             let status = await player.waitForExit()
             XCTAssertEqual(status, 0, "run \(run): \(player.stderr)")
             XCTAssertFalse(player.stderr.contains("went away"), "run \(run): \(player.stderr)")
         }
-        print("end of queue: 30 plays in \(ContinuousClock.now - started)")
+        print("end of queue: 50 plays in \(ContinuousClock.now - started)")
     }
 }

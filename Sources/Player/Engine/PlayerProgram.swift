@@ -85,6 +85,9 @@ public enum PlayerProgram {
             endpoint.close()
             waitForRelease(endpoint)
         }
+        // Closing the connection ourselves ends in a `.disconnected` event too: the handler goes
+        // first, so only a bus that really went away is ever reported as one.
+        if let eventToken { connection?.removeEventHandler(eventToken) }
         connection?.close()
         return lost ? 1 : engine.exitStatus ?? 1
     }
