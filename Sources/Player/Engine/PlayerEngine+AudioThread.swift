@@ -82,7 +82,7 @@ extension PlayerEngine {
         return NowPlayingItem(id: "\(generation):\(file.path)", title: file.displayTitle,
                               artists: tags.artist.map { [$0] } ?? [], album: tags.album,
                               albumArtists: tags.albumArtist.map { [$0] } ?? [], trackNumber: tags.trackNumber,
-                              duration: duration, url: FileURL.string(forPath: file.path))
+                              duration: duration, url: FileURL.string(forPath: file.location))
     }
 
     private func closeTrack() {

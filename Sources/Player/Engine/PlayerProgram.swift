@@ -21,7 +21,7 @@ public enum PlayerProgram {
             log.message("\(error)")
             return 1
         }
-        let scan = MediaScan.expand(options.paths)
+        let scan = MediaScan.expand(ArgumentBytes.recover(options.paths))
         for problem in scan.problems { log.message("skipping \(problem)") }
         guard !scan.files.isEmpty else {
             log.message("nothing to play in \(options.paths.joined(separator: " "))")
