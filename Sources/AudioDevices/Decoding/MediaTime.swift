@@ -15,7 +15,7 @@ public enum MediaTime {
     public static let highestSampleRate = 1_536_000
 
     /// The most channels a file may claim (more than any real layout; keeps a chunk's buffer small).
-    public static let mostChannels = 1024
+    public static let mostChannels = 256
 
     /// Whether a file's rate and channel count are believable: anything else is not audio we can
     /// play, and would make buffers absurd.
