@@ -4,7 +4,8 @@ import TestSupport
 
 /// Writes the bad-media corpus: small valid files made by libsndfile, then every way they can be
 /// broken (truncated, corrupt or huge header sizes, zero length, random bytes behind an audio
-/// extension, a directory named x.wav, a FIFO, an unreadable file).
+/// extension, a directory named x.wav, a FIFO, an unreadable file), plus Opus, Vorbis, FLAC and
+/// MP3 streams cut at 50, 75 and 99 %.
 enum BadMediaCorpus {
     /// Valid one-second files in each container this libsndfile writes.
     static func writeValid(in directory: TemporaryDirectory) throws -> [String] {
@@ -49,6 +50,10 @@ enum BadMediaCorpus {
                 for index in offset..<(offset + 4) { copy[index] = 0xFF }
                 try write(name, copy)
             }
+        }
+        // Compressed streams cut at 50, 75 and 99 % (short, as the player plays what decodes).
+        for (fileExtension, format) in compressedFormats {
+            bad += try writeTruncated(fileExtension, format: format, seconds: 0.25, in: directory)
         }
         try write("empty.wav", [])
         for ext in ["flac", "wav", "ogg", "mp3"] {

@@ -22,7 +22,7 @@ final class MediaScanTests: XCTestCase {
             try touch(name)
         }
         let scan = MediaScan.expand([directory.file("album")])
-        XCTAssertEqual(scan.files, ["1 One.mp3", "2 Two.WAV", "10 Ten.flac", "CD2/01 Disc two.ogg"]
+        XCTAssertEqual(scan.files.map(\.description), ["1 One.mp3", "2 Two.WAV", "10 Ten.flac", "CD2/01 Disc two.ogg"]
             .map { directory.file("album/" + $0) })
         XCTAssertEqual(scan.problems, [])
     }
@@ -32,7 +32,7 @@ final class MediaScanTests: XCTestCase {
         try touch("a.txt")
         try touch("dir/x.flac")
         let scan = MediaScan.expand([directory.file("b.wav"), directory.file("dir"), directory.file("a.txt")])
-        XCTAssertEqual(scan.files, [directory.file("b.wav"), directory.file("dir/x.flac"), directory.file("a.txt")])
+        XCTAssertEqual(scan.files.map(\.description), [directory.file("b.wav"), directory.file("dir/x.flac"), directory.file("a.txt")])
     }
 
     func testMissingArgumentsAndDirectoriesWithoutAudioAreReported() throws {
@@ -40,7 +40,7 @@ final class MediaScanTests: XCTestCase {
         try touch("song.wav")
         let missing = directory.file("gone")
         let scan = MediaScan.expand([missing, directory.file("photos"), directory.file("song.wav")])
-        XCTAssertEqual(scan.files, [directory.file("song.wav")])
+        XCTAssertEqual(scan.files.map(\.description), [directory.file("song.wav")])
         XCTAssertEqual(scan.problems.map(\.description), [
             "\(missing): No such file or directory",
             "\(directory.file("photos")): no audio files found",
@@ -52,7 +52,7 @@ final class MediaScanTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: directory.file("music/loop"),
                                                    withDestinationPath: directory.file("music"))
         let scan = MediaScan.expand([directory.file("music")])
-        XCTAssertEqual(scan.files, [directory.file("music/a.wav")])
+        XCTAssertEqual(scan.files.map(\.description), [directory.file("music/a.wav")])
     }
 
     func testADanglingLinkIsReportedAndTheRestIsKept() throws {
@@ -60,7 +60,7 @@ final class MediaScanTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: directory.file("music/b.wav"),
                                                    withDestinationPath: directory.file("nowhere.wav"))
         let scan = MediaScan.expand([directory.file("music")])
-        XCTAssertEqual(scan.files, [directory.file("music/a.wav")])
+        XCTAssertEqual(scan.files.map(\.description), [directory.file("music/a.wav")])
         XCTAssertEqual(scan.problems.map(\.description), ["\(directory.file("music/b.wav")): No such file or directory"])
     }
 
@@ -71,7 +71,18 @@ final class MediaScanTests: XCTestCase {
         chmod(directory.file("locked"), 0)
         defer { chmod(directory.file("locked"), 0o755) }
         let scan = MediaScan.expand([directory.path])
-        XCTAssertEqual(scan.files, [directory.file("open/b.wav")])
+        XCTAssertEqual(scan.files.map(\.description), [directory.file("open/b.wav")])
         XCTAssertEqual(scan.problems.map(\.path), [directory.file("locked")])
+    }
+
+    func testANameThatIsNotUTF8IsFoundAsItsBytes() throws {
+        try touch("music/ok.wav")
+        let name: [UInt8] = Array(directory.file("music/a").utf8) + [0xFF] + Array(".wav".utf8)
+        let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        let scan = MediaScan.expand([directory.file("music")])
+        XCTAssertEqual(scan.files.map(\.bytes), [name, Array(directory.file("music/ok.wav").utf8)])
+        XCTAssertEqual(scan.files.first?.description, directory.file("music/a\u{FFFD}.wav"))
     }
 }

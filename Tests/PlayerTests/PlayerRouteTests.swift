@@ -26,7 +26,7 @@ final class PlayerRouteTests: XCTestCase {
     }
 
     func testUnplugPausesAndPlugInDoesNot() async throws {
-        let engine = try PlayerEngine(options: PlayOptions(), queue: PlayQueue(items: [file]), sink: SilentOutput(),
+        let engine = try PlayerEngine(options: PlayOptions(), queue: PlayQueue(items: [MediaPath(file)]), sink: SilentOutput(),
                                       endpoint: nil, log: PlayerLog(status: StatusLine(isTerminal: false)))
         let headphones = AudioPort(id: "jack:Headphone", name: "Headphone", type: .headphones)
         engine.portsConnected([headphones])

@@ -11,7 +11,7 @@ final class PlayerToggleTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("toggle-\(UUID().uuidString.prefix(6)).wav").path
         try WAVFile.writeCountingTone(seconds: 20, to: file)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let engine = try PlayerEngine(options: PlayOptions(), queue: PlayQueue(items: [file]), sink: SilentOutput(),
+        let engine = try PlayerEngine(options: PlayOptions(), queue: PlayQueue(items: [MediaPath(file)]), sink: SilentOutput(),
                                       endpoint: nil, log: PlayerLog(status: StatusLine(isTerminal: false)))
         try engine.start()
         for _ in 0..<100 { engine.userToggle() }  // as fast as the D-Bus thread would hand them over

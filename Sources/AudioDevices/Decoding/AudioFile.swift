@@ -8,8 +8,10 @@ import Glibc
 /// Not `Sendable`: a decoder has one reader. Open it where convenient and hand it to the audio
 /// thread (`sending`); read, seek and let it go there. The file is closed when the object goes.
 public final class AudioFile {
-    /// The path it was opened with.
-    public let path: String
+    /// The path it was opened with, as bytes.
+    public let location: MediaPath
+    /// The path for people (invalid UTF-8 shown as U+FFFD).
+    public var path: String { location.description }
     /// Rate, channels, length and format names.
     public let info: AudioFileInfo
     /// The tags, read once at open.
@@ -21,9 +23,15 @@ public final class AudioFile {
     /// Checks the path first (`stat`), so a missing file, a directory or an empty file each get their
     /// own error instead of libsndfile's generic one; everything else libsndfile refuses is
     /// `.notDecodable` with its reason.
-    public init(path: String) throws(AudioFileError) {
-        try AudioFile.checkPath(path)
-        let opened = Sndfile.openForReading(path)
+    public convenience init(path: String) throws(AudioFileError) {
+        try self.init(path: MediaPath(path))
+    }
+
+    /// Opens the file at `location` (bytes: any name the kernel accepts).
+    public init(path location: MediaPath) throws(AudioFileError) {
+        let path = location.description
+        try AudioFile.checkPath(location)
+        let opened = Sndfile.openForReading(location)
         guard let handle = opened.handle else {
             throw .notDecodable(path: path, reason: AudioFile.explain(opened.error, path: path))
         }
@@ -32,7 +40,11 @@ public final class AudioFile {
             Sndfile.close(handle)
             throw .notDecodable(path: path, reason: "no audio channels")
         }
-        self.path = path
+        guard MediaTime.isPlausible(sampleRate: Int(raw.samplerate), channels: Int(raw.channels)) else {
+            Sndfile.close(handle)
+            throw .notDecodable(path: path, reason: "implausible format (\(raw.samplerate) Hz, \(raw.channels) channels)")
+        }
+        self.location = location
         self.handle = handle
         info = AudioFileInfo(
             sampleRate: Int(raw.samplerate), channels: Int(raw.channels), frames: Int(max(raw.frames, 0)),
@@ -87,9 +99,10 @@ public final class AudioFile {
 
     // MARK: Helpers
 
-    private static func checkPath(_ path: String) throws(AudioFileError) {
+    private static func checkPath(_ location: MediaPath) throws(AudioFileError) {
+        let path = location.description
         var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard location.withCString({ stat($0, &status) }) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
             throw .unreadable(path: path, reason: String(cString: strerror(code)))
@@ -98,7 +111,7 @@ public final class AudioFile {
         // A FIFO, socket or device: opening it can block forever (a FIFO waits for a writer).
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         if status.st_size == 0, (status.st_mode & S_IFMT) == S_IFREG { throw .empty(path: path) }
-        guard access(path, R_OK) == 0 else {
+        guard location.withCString({ access($0, R_OK) }) == 0 else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
     }

@@ -23,6 +23,12 @@ public struct AudioFileInfo: Sendable, Hashable {
         self.encodingName = encodingName
     }
 
+    /// The length, nil when unknown: libsndfile's "unknown" (`Int64.max` frames for a stream it
+    /// cannot measure), no frames, or a claim beyond `MediaTime.longestPlausibleLength`.
+    public var length: Duration? {
+        MediaTime.knownLength(frames: frames, sampleRate: sampleRate)
+    }
+
     /// The length in seconds (`frames / sampleRate`); 0 for a file with no frames.
     public var duration: Double {
         sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0

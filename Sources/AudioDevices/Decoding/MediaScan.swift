@@ -8,7 +8,8 @@ import Glibc
 /// says why if it cannot play it. A directory is walked recursively (symbolic links followed, each
 /// directory once, hidden entries skipped) for files whose extension is a candidate, sorted in
 /// natural order (`2 b.flac` before `10 a.flac`) by their path. What cannot be used is reported in
-/// `problems`, never thrown: one bad argument must not stop the queue.
+/// `problems`, never thrown: one bad argument must not stop the queue. Paths stay bytes
+/// (`MediaPath`): a name that is not valid UTF-8 is found and played like any other.
 public struct MediaScan: Sendable, Hashable {
     /// An argument or entry that contributed nothing, and why.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -18,7 +19,7 @@ public struct MediaScan: Sendable, Hashable {
     }
 
     /// The files to queue, arguments in the order given, each directory's files sorted.
-    public var files: [String] = []
+    public var files: [MediaPath] = []
     /// Missing arguments, unreadable directories, directories without audio.
     public var problems: [Problem] = []
 
@@ -27,14 +28,20 @@ public struct MediaScan: Sendable, Hashable {
         SupportedFormats.installed.fileExtensions.union(SupportedFormats.commonExtensions)
     }
 
-    /// Scans `arguments`; `extensions` are lowercase, without the dot.
+    /// Scans `arguments` given as text (valid UTF-8 names).
     public static func expand(_ arguments: [String],
+                              extensions: Set<String> = MediaScan.candidateExtensions) -> MediaScan {
+        expand(arguments.map { MediaPath($0) }, extensions: extensions)
+    }
+
+    /// Scans `arguments`; `extensions` are lowercase, without the dot.
+    public static func expand(_ arguments: [MediaPath],
                               extensions: Set<String> = MediaScan.candidateExtensions) -> MediaScan {
         var scan = MediaScan()
         for argument in arguments {
             var status = stat()
-            guard stat(argument, &status) == 0 else {
-                scan.problems.append(Problem(path: argument, reason: String(cString: strerror(errno))))
+            guard argument.withCString({ stat($0, &status) }) == 0 else {
+                scan.problems.append(Problem(path: argument.description, reason: String(cString: strerror(errno))))
                 continue
             }
             guard (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -46,7 +53,7 @@ public struct MediaScan: Sendable, Hashable {
             scan.problems += walker.problems
             if walker.files.isEmpty {
                 if walker.problems.isEmpty {
-                    scan.problems.append(Problem(path: argument, reason: "no audio files found"))
+                    scan.problems.append(Problem(path: argument.description, reason: "no audio files found"))
                 }
                 continue
             }
@@ -60,7 +67,7 @@ public struct MediaScan: Sendable, Hashable {
 /// a symbolic-link loop ends.
 private struct DirectoryWalker {
     let extensions: Set<String>
-    var files: [String] = []
+    var files: [MediaPath] = []
     var problems: [MediaScan.Problem] = []
     private var visited = Set<[UInt64]>()
 
@@ -68,34 +75,32 @@ private struct DirectoryWalker {
         self.extensions = extensions
     }
 
-    mutating func walk(_ directory: String) {
+    mutating func walk(_ directory: MediaPath) {
         var status = stat()
-        guard stat(directory, &status) == 0 else { return }
+        guard directory.withCString({ stat($0, &status) }) == 0 else { return }
         guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { return }
-        guard let stream = opendir(directory) else {
-            problems.append(.init(path: directory, reason: String(cString: strerror(errno))))
+        guard let stream = directory.withCString({ opendir($0) }) else {
+            problems.append(.init(path: directory.description, reason: String(cString: strerror(errno))))
             return
         }
-        var names: [String] = []
+        var names: [[UInt8]] = []
         while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
-            if !name.hasPrefix(".") { names.append(name) }
+            // `d_name` as bytes: a name that is not UTF-8 must reach `open` unchanged.
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name.first != UInt8(ascii: ".") { names.append(name) }
         }
         closedir(stream)
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         for name in names {
-            let path = prefix + name
+            let path = directory.appending(component: name)
             var entryStatus = stat()
-            guard stat(path, &entryStatus) == 0 else {
-                problems.append(.init(path: path, reason: String(cString: strerror(errno))))
+            guard path.withCString({ stat($0, &entryStatus) }) == 0 else {
+                problems.append(.init(path: path.description, reason: String(cString: strerror(errno))))
                 continue
             }
             if (entryStatus.st_mode & S_IFMT) == S_IFDIR {
                 walk(path)
             } else if (entryStatus.st_mode & S_IFMT) == S_IFREG,
-                      extensions.contains(SupportedFormats.fileExtension(of: name)) {
+                      extensions.contains(SupportedFormats.fileExtension(of: String(decoding: name, as: UTF8.self))) {
                 files.append(path)
             }
         }

@@ -1,6 +1,13 @@
 /// The order a person expects for track files: runs of digits compare by value (`2` before `10`),
 /// everything else case-insensitively, path component by component (a folder's files stay together).
 enum NaturalOrder {
+    /// Paths compare as shown (invalid UTF-8 as U+FFFD); two that show alike by their bytes.
+    static func pathPrecedes(_ lhs: MediaPath, _ rhs: MediaPath) -> Bool {
+        let (left, right) = (lhs.description, rhs.description)
+        if left == right { return lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+        return pathPrecedes(left, right)
+    }
+
     static func pathPrecedes(_ lhs: String, _ rhs: String) -> Bool {
         let left = lhs.split(separator: "/", omittingEmptySubsequences: true)
         let right = rhs.split(separator: "/", omittingEmptySubsequences: true)

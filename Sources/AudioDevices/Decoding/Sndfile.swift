@@ -4,9 +4,9 @@ import CSndfile
 /// types. libsndfile's enums are anonymous in C and arrive as `Int`; the casts live here.
 enum Sndfile {
     /// `sf_open` for reading; on failure, `nil` and libsndfile's reason (`sf_strerror(NULL)`).
-    static func openForReading(_ path: String) -> (handle: OpaquePointer?, info: SF_INFO, error: String) {
+    static func openForReading(_ path: MediaPath) -> (handle: OpaquePointer?, info: SF_INFO, error: String) {
         var info = SF_INFO()
-        let handle = sf_open(path, Int32(SFM_READ), &info)
+        let handle = path.withCString { sf_open($0, Int32(SFM_READ), &info) }
         let error = handle == nil ? lastError(nil) : ""
         return (handle, info, error)
     }

@@ -27,17 +27,17 @@ struct AudioThreadState {
 
     /// The frame of the open track the listener hears now (device clock: played minus delay); 0
     /// while the previous track's tail is still playing (gapless).
-    var currentFrame: Int { max(0, baseFrame + sink.playedFrames) }
+    var currentFrame: Int { max(0, MediaTime.frame(baseFrame, advancedBy: sink.playedFrames)) }
 
     /// The position in the open track.
     var elapsed: Duration {
-        guard let rate = file?.info.sampleRate, rate > 0 else { return .zero }
-        let frame = currentFrame
-        return .seconds(frame / rate) + .nanoseconds(Int64(frame % rate) * 1_000_000_000 / Int64(rate))
+        MediaTime.duration(frames: currentFrame, sampleRate: file?.info.sampleRate ?? 0)
     }
 
-    var elapsedSeconds: Double {
-        guard let rate = file?.info.sampleRate, rate > 0 else { return 0 }
-        return Double(currentFrame) / Double(rate)
+    var elapsedSeconds: Double { MediaTime.seconds(elapsed) }
+
+    /// The whole seconds elapsed (the status line's clock ticks on these).
+    var elapsedWholeSeconds: Int {
+        MediaTime.wholeSeconds(frames: currentFrame, sampleRate: file?.info.sampleRate ?? 0)
     }
 }

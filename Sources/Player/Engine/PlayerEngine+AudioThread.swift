@@ -78,12 +78,11 @@ extension PlayerEngine {
 
     static func item(for file: AudioFile, generation: UInt64) -> NowPlayingItem {
         let tags = file.tags
-        let duration: Duration? = file.info.frames > 0 && file.info.sampleRate > 0
-            ? .nanoseconds(Int64(file.info.frames) * 1_000_000_000 / Int64(file.info.sampleRate)) : nil
+        let duration = file.info.length  // nil when unknown: no `mpris:length`, no total shown
         return NowPlayingItem(id: "\(generation):\(file.path)", title: file.displayTitle,
                               artists: tags.artist.map { [$0] } ?? [], album: tags.album,
                               albumArtists: tags.albumArtist.map { [$0] } ?? [], trackNumber: tags.trackNumber,
-                              duration: duration, url: FileURL.string(forPath: file.path))
+                              duration: duration, url: FileURL.string(forPath: file.location))
     }
 
     private func closeTrack() {
@@ -180,9 +179,7 @@ extension PlayerEngine {
 
     private func seek(to position: Duration) {
         guard let file = audio.file else { return }
-        let rate = Int64(file.info.sampleRate)
-        let (seconds, attoseconds) = position.components
-        let frame = Int(seconds * rate + attoseconds / 1_000_000_000 * rate / 1_000_000_000)
+        let frame = MediaTime.frame(at: position, sampleRate: file.info.sampleRate)
         do {
             let wasPaused = audio.sink.isPaused
             try audio.sink.drop()
@@ -203,7 +200,7 @@ extension PlayerEngine {
         guard let file = audio.file, !audio.sink.isPaused else { return }
         do {
             let lost = try audio.sink.pause()
-            if lost > 0 { try file.seek(toFrame: audio.baseFrame + audio.sink.writtenFrames) }
+            if lost > 0 { try file.seek(toFrame: MediaTime.frame(audio.baseFrame, advancedBy: audio.sink.writtenFrames)) }
         } catch {
             log.message("cannot pause \(audio.sink.name): \(error)")
         }
@@ -236,7 +233,7 @@ extension PlayerEngine {
     }
 
     private func showProgress(significant: Bool = false) {
-        let second = Int(audio.elapsedSeconds)
+        let second = audio.elapsedWholeSeconds
         guard significant || second != audio.shownSecond else { return }
         audio.shownSecond = second
         if !significant, audio.published == .playing {
@@ -250,7 +247,7 @@ extension PlayerEngine {
             log.status("■ stopped", significant: significant)
             return
         }
-        let duration = item.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let duration = item.duration.map(MediaTime.seconds)
         log.status(StatusLine.format(state: state, title: item.title ?? "", artist: item.artists.first,
                                      elapsed: audio.elapsedSeconds, duration: duration),
                    significant: significant)

@@ -21,7 +21,7 @@ public enum PlayerProgram {
             log.message("\(error)")
             return 1
         }
-        let scan = MediaScan.expand(options.paths)
+        let scan = MediaScan.expand(ArgumentBytes.recover(options.paths))
         for problem in scan.problems { log.message("skipping \(problem)") }
         guard !scan.files.isEmpty else {
             log.message("nothing to play in \(options.paths.joined(separator: " "))")
@@ -85,6 +85,9 @@ public enum PlayerProgram {
             endpoint.close()
             waitForRelease(endpoint)
         }
+        // Closing the connection ourselves ends in a `.disconnected` event too: the handler goes
+        // first, so only a bus that really went away is ever reported as one.
+        if let eventToken { connection?.removeEventHandler(eventToken) }
         connection?.close()
         return lost ? 1 : engine.exitStatus ?? 1
     }

@@ -1,11 +1,13 @@
+import AudioDevices
+
 /// The order in which `mprisd play` plays its files, and where Next, Previous and the end of a track
 /// lead.
 ///
 /// Pure bookkeeping, no I/O: the engine asks it what to open next and tells it about tracks that
 /// could not be played, so a bad file is skipped and the queue goes on.
 public struct PlayQueue: Sendable {
-    /// The files, in the order given.
-    public let items: [String]
+    /// The files, in the order given (as bytes: any name the kernel accepts).
+    public let items: [MediaPath]
     /// Positions into `items`, in play order (shuffled or not).
     public private(set) var order: [Int]
     /// Index into `order` of the current track.
@@ -17,7 +19,7 @@ public struct PlayQueue: Sendable {
     /// restarts the current one (what every hardware player does).
     public static let previousRestartThreshold = 3.0
 
-    public init(items: [String], loop: LoopMode = .none, shuffle: Bool = false,
+    public init(items: [MediaPath], loop: LoopMode = .none, shuffle: Bool = false,
                 random: inout some RandomNumberGenerator) {
         self.items = items
         self.loop = loop
@@ -26,7 +28,7 @@ public struct PlayQueue: Sendable {
         if shuffle { order.shuffle(using: &random) }
     }
 
-    public init(items: [String], loop: LoopMode = .none, shuffle: Bool = false) {
+    public init(items: [MediaPath], loop: LoopMode = .none, shuffle: Bool = false) {
         var random = SystemRandomNumberGenerator()
         self.init(items: items, loop: loop, shuffle: shuffle, random: &random)
     }
@@ -34,7 +36,7 @@ public struct PlayQueue: Sendable {
     public var isEmpty: Bool { items.isEmpty }
 
     /// The file to play now, if any.
-    public var current: String? {
+    public var current: MediaPath? {
         order.indices.contains(position) ? items[order[position]] : nil
     }
 

@@ -1,3 +1,5 @@
+import AudioDevices
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,17 +17,22 @@ public struct StatusLine: Sendable {
         self.isTerminal = isTerminal
     }
 
-    /// `▶ Title — Artist  1:02 / 3:45` (state symbol, metadata, elapsed / duration).
+    /// The most characters of a title or an artist shown: the clock stays on the line.
+    public static let longestField = 200
+
+    /// `▶ Title — Artist  1:02 / 3:45` (state symbol, metadata, elapsed / duration). The title and
+    /// artist come from the file: control characters are escaped and absurd lengths cut.
     public static func format(state: String, title: String, artist: String?, elapsed: Double,
                               duration: Double?) -> String {
-        let who = artist.map { " — \($0)" } ?? ""
+        let who = artist.map { " — " + TerminalText.sanitized($0, maxLength: longestField) } ?? ""
         let total = duration.map { " / " + clock($0) } ?? ""
-        return "\(symbol(for: state)) \(title)\(who)  \(clock(elapsed))\(total)"
+        let shown = TerminalText.sanitized(title, maxLength: longestField)
+        return "\(symbol(for: state)) \(shown)\(who)  \(clock(elapsed))\(total)"
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour on.
     public static func clock(_ seconds: Double) -> String {
-        let whole = max(0, Int(seconds.isFinite ? seconds : 0))
+        let whole = MediaTime.wholeSeconds(seconds)
         let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
         let ss = s < 10 ? "0\(s)" : "\(s)"
         if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }

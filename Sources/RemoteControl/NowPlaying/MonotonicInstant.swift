@@ -34,6 +34,9 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 extension Duration {
     /// Whole nanoseconds, saturating at the bounds of `Int64`.
     var nanosecondsClamped: Int64 {
+        // `components` traps beyond Int64 seconds (a Duration holds more).
+        if self >= .seconds(Int64.max) { return .max }
+        if self <= .seconds(Int64.min) { return .min }
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -44,6 +47,9 @@ extension Duration {
 
     /// Whole microseconds (MPRIS `Time_In_Us`), saturating.
     public var microseconds: Int64 {
+        // `components` traps beyond Int64 seconds (a Duration holds more).
+        if self >= .seconds(Int64.max) { return .max }
+        if self <= .seconds(Int64.min) { return .min }
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
         if overflow { return seconds < 0 ? .min : .max }

@@ -1,0 +1,52 @@
+/// Text from outside (file names, tags, names other programs chose) made safe for a terminal or a
+/// log line.
+///
+/// A title can carry escape sequences that set the terminal's title, clear the screen or rewrite
+/// what is shown, and a newline in a file name forges a log line. Every control character — C0
+/// (newlines, tabs, ESC, BEL…), DEL and C1 — and the Unicode line and paragraph separators become a
+/// visible escape (`\x1b`, `\u2028`); text beyond `maxLength` characters is cut with `…`. Use it
+/// at the point where text reaches a person, never on data (MPRIS values stay exactly as they are).
+public enum TerminalText {
+    /// The default cap: far beyond any real title or path shown on one line.
+    public static let defaultMaxLength = 1024
+
+    /// `text` with control characters escaped visibly and cut to `maxLength` characters.
+    public static func sanitized(_ text: String, maxLength: Int = defaultMaxLength) -> String {
+        let limit = max(maxLength, 1)
+        var needsWork = false
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if count > limit || isControl(scalar) {
+                needsWork = true
+                break
+            }
+        }
+        guard needsWork else { return text }
+        var result = String.UnicodeScalarView()
+        var length = 0
+        for scalar in text.unicodeScalars {
+            let piece = isControl(scalar) ? escape(scalar) : String(scalar)
+            let pieceLength = piece.unicodeScalars.count
+            if length + pieceLength > limit {
+                result.append("…")
+                break
+            }
+            result.append(contentsOf: piece.unicodeScalars)
+            length += pieceLength
+        }
+        return String(result)
+    }
+
+    /// Whether `scalar` is a control character a terminal or a log reader acts on.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    /// `\x1b` for a control character up to U+00FF, `\u2028` beyond.
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        if scalar.value <= 0xFF { return "\\x" + (hex.count < 2 ? "0" + hex : hex) }
+        return "\\u" + hex
+    }
+}

@@ -1,0 +1,25 @@
+import Posix
+import XCTest
+
+/// The one sanitizer for text on its way to a terminal or a log line.
+final class TerminalTextTests: XCTestCase {
+    func testControlCharactersBecomeVisibleEscapes() {
+        XCTAssertEqual(TerminalText.sanitized("a\u{1B}]0;pwned\u{07}b\u{1B}[2J\nc\td\u{7F}\u{9B}e\u{2028}"),
+                       "a\\x1b]0;pwned\\x07b\\x1b[2J\\x0ac\\x09d\\x7f\\x9be\\u2028")
+    }
+
+    func testOrdinaryTextIsUnchanged() {
+        for text in ["", "Song — Artist", "日本語 ♪ ü", "a\u{FFFD}b"] {
+            XCTAssertEqual(TerminalText.sanitized(text), text)
+        }
+    }
+
+    func testAbsurdLengthsAreCut() {
+        let long = String(repeating: "x", count: 5000)
+        XCTAssertEqual(TerminalText.sanitized(long, maxLength: 10), String(repeating: "x", count: 10) + "…")
+        XCTAssertEqual(TerminalText.sanitized(long).count, TerminalText.defaultMaxLength + 1)
+        XCTAssertEqual(TerminalText.sanitized("abc", maxLength: 3), "abc")
+        // An escape is never cut in half.
+        XCTAssertEqual(TerminalText.sanitized("ab\u{1B}", maxLength: 4), "ab…")
+    }
+}
