@@ -38,8 +38,9 @@ extension PolicyEngine {
     /// Broadcast as `outputVolumeChanged` when it changes. Throws `badParam` outside 0...1.
     public mutating func setOutputVolume(_ volume: Double) throws(SessionError) -> [PolicyEffect] {
         guard volume.isFinite, (0.0...1.0).contains(volume) else { throw .badParam(.valueOutOfRange(volume)) }
-        guard volume != conditions.outputVolume else { return [] }
+        guard volume != conditions.outputVolume || !conditions.isOutputVolumeKnown else { return [] }
         conditions.outputVolume = volume
+        conditions.isOutputVolumeKnown = true
         return [PolicyEffect(.everySession, .outputVolumeChanged(volume))]
     }
 

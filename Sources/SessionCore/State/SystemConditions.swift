@@ -9,6 +9,9 @@ public struct SystemConditions: Sendable, Hashable {
     public var isLocked: Bool
     /// The system output volume, 0...1. Read-only for apps (G-VOLUME).
     public var outputVolume: Double
+    /// Whether `outputVolume` was observed (a policy daemon without a mixer to follow does not
+    /// know it, and says so rather than report a made-up value).
+    public var isOutputVolumeKnown: Bool
     /// Connected input ports, in connection order.
     public var availableInputs: [AudioPort]
     /// Connected output ports, in connection order.
@@ -22,6 +25,7 @@ public struct SystemConditions: Sendable, Hashable {
 
     /// Conditions; the default is an unlocked, non-silent machine with a speaker and a built-in mic.
     public init(isSilentMode: Bool = false, isLocked: Bool = false, outputVolume: Double = 0.5,
+                isOutputVolumeKnown: Bool = true,
                 availableInputs: [AudioPort] = [.builtInMic],
                 availableOutputs: [AudioPort] = [.speaker],
                 routeOverride: String? = nil, isBuiltInMicMuted: Bool = false,
@@ -29,10 +33,14 @@ public struct SystemConditions: Sendable, Hashable {
         self.isSilentMode = isSilentMode
         self.isLocked = isLocked
         self.outputVolume = outputVolume
+        self.isOutputVolumeKnown = isOutputVolumeKnown
         self.availableInputs = availableInputs
         self.availableOutputs = availableOutputs
         self.routeOverride = routeOverride
         self.isBuiltInMicMuted = isBuiltInMicMuted
         self.mediaServicesAvailable = mediaServicesAvailable
     }
+
+    /// The output volume if it is known, else nil: the one place a status and a property read.
+    public var knownOutputVolume: Double? { isOutputVolumeKnown ? outputVolume : nil }
 }

@@ -39,7 +39,8 @@ extension PolicyService {
         ], properties: [
             Property("SilentMode", .boolean, get: { [system] in .boolean(system.conditions.isSilentMode) }),
             Property("Locked", .boolean, get: { [system] in .boolean(system.conditions.isLocked) }),
-            Property("OutputVolume", .double, get: { [system] in .double(system.conditions.outputVolume) }),
+            // -1: unknown (no mixer is followed); the status document leaves it out then.
+            Property("OutputVolume", .double, get: { [system] in .double(system.conditions.knownOutputVolume ?? -1) }),
             Property("RouteOverride", .string, get: { [system] in .string(system.conditions.routeOverride ?? "") }),
             Property("Version", .string, changeSignal: .constant, get: { [version] in .string(version) }),
         ])

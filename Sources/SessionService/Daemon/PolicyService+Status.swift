@@ -14,7 +14,7 @@ extension PolicyService {
         let playback = RouteSelection.route(for: SessionConfiguration(.playback), in: conditions)
         var status = PolicyStatus(
             silentMode: conditions.isSilentMode, locked: conditions.isLocked,
-            outputVolume: conditions.outputVolume,
+            outputVolume: conditions.knownOutputVolume,
             route: PolicyStatus.Route(override: conditions.routeOverride, outputs: playback.outputs.map(port),
                                       available: conditions.availableOutputs.map(port)),
             sessions: sessions.map(\.status))

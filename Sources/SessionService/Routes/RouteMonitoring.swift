@@ -86,9 +86,6 @@ public struct RouteMonitoring: Sendable {
         systemBus = connection
     }
 
-    /// Whether a mixer is followed (otherwise the output volume is unknown).
-    public var followsVolume: Bool { volume != nil }
-
     public func stop() {
         pickWatcher?.stop()
         jacks?.stop()

@@ -57,7 +57,8 @@ enum PolicyDaemon {
         }
         defer { connection.removeEventHandler(eventToken) }
 
-        let conditions = SystemConditions(isSilentMode: SilentModeSetting.read())
+        // The output volume is unknown until a mixer reports one.
+        let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
         let system = AudioSystem(conditions: conditions)
         let parts = Parts()
         // The service's closures hold `parts`, which holds the service and the player tracker:
@@ -80,10 +81,7 @@ enum PolicyDaemon {
                 do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
                 routing.routePicked(portID)
             },
-            statusExtras: { status in
-                status.players = parts.players?.players ?? []
-                if !parts.followsVolume { status.outputVolume = nil }
-            },
+            statusExtras: { status in status.players = parts.players?.players ?? [] },
             sessionRegistered: { owner in parts.players?.ownerRegistered(owner) })
         parts.service = service
         do {
@@ -103,7 +101,6 @@ enum PolicyDaemon {
         defer { changes.close() }
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
-        parts.followsVolume = routes.followsVolume
         defer { routes.stop() }
         let silentWatch = followSilentMode(system: system, service: service, log: log)
         defer { silentWatch?.stop() }
@@ -226,7 +223,6 @@ private struct LockWatch {
 private final class Parts: Sendable {
     private struct Fields {
         var service: PolicyService?
-        var followsVolume = false
         var players: ForeignPlayerTracker?
     }
 
@@ -235,10 +231,6 @@ private final class Parts: Sendable {
     var service: PolicyService? {
         get { fields.withLock { $0.service } }
         set { fields.withLock { $0.service = newValue } }
-    }
-    var followsVolume: Bool {
-        get { fields.withLock { $0.followsVolume } }
-        set { fields.withLock { $0.followsVolume = newValue } }
     }
     var players: ForeignPlayerTracker? {
         get { fields.withLock { $0.players } }
