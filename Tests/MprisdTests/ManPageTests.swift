@@ -88,7 +88,7 @@ final class ManPageTests: XCTestCase {
         }
 
         for file in ["$XDG_CONFIG_HOME/mprisd/config", "$XDG_STATE_HOME/mprisd/route", "$XDG_STATE_HOME/mprisd/silent",
-                     "bash-completion/completions/mprisd", "zsh/site-functions/_mprisd"] {
+                     "$XDG_STATE_HOME/mprisd/journal", "bash-completion/completions/mprisd", "zsh/site-functions/_mprisd"] {
             XCTAssertTrue(text.contains(file), "file \(file) is documented")
         }
         let exitStatus = try XCTUnwrap(text.range(of: "EXIT STATUS").map { String(text[$0.upperBound...]) })
