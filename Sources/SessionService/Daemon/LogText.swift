@@ -8,8 +8,9 @@ public enum LogText {
     public static let lineBytes = 2048
 
     /// `text` with every control character (C0, DEL, C1, Unicode line separators and bidi
-    /// overrides) and the backslash written as an escape (`\n`, `\u{1B}`, `\\`), cut after
-    /// `limit` bytes of UTF-8 with `…` appended when something was left out.
+    /// overrides) written as an escape (`\n`, `\u{1B}`), cut after `limit` bytes of UTF-8 with `…`
+    /// appended when something was left out. Idempotent (an escape contains no control
+    /// character), so text sanitized early, like a name excerpt, reads the same at the log's sink.
     public static func sanitized(_ text: String, limit: Int = lineBytes) -> String {
         var result = ""
         var bytes = 0
@@ -32,7 +33,6 @@ public enum LogText {
         case "\n": return "\\n"
         case "\r": return "\\r"
         case "\t": return "\\t"
-        case "\\": return "\\\\"
         default:
             return isControl(scalar) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
         }

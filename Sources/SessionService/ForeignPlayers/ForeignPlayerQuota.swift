@@ -14,8 +14,8 @@ struct ForeignPlayerQuota {
 
     enum Admission: Equatable {
         case admitted
-        /// Over the limit; `first` is true for the first name refused since the owner was last
-        /// under it (one log line per connection, not one per name).
+        /// Over the limit; `first` is true for the owner's first refused name (one log line per
+        /// connection, not one per name).
         case refused(first: Bool)
     }
 
@@ -36,7 +36,6 @@ struct ForeignPlayerQuota {
         }
         names.insert(name)
         admitted[owner] = names
-        overLimit.remove(owner)
         return .admitted
     }
 
