@@ -20,9 +20,6 @@ final class SignalRouter {
     private var index: [SignalRouteKey: Set<UInt64>] = [:]
     private var owners = NameOwners()
 
-    /// How many subscriptions are live (for tests and benchmarks).
-    var count: Int { subscriptions.count }
-
     func add(_ id: UInt64, _ subscription: Subscription) {
         subscriptions[id] = subscription
         index[SignalRouteKey(subscription.rule), default: []].insert(id)
