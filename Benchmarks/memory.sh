@@ -2,7 +2,7 @@
 # memory.sh — peak resident memory (VmHWM) of the policy daemon with 0, 100 and 1,000 registered
 # sessions, and of `mprisd play` (and mpv + mpv-mpris) playing (issue 7).
 #
-#   Benchmarks/memory.sh > result.md      # COUNTS="0 100 1000" CONNECTIONS=4 DECISIONS=20000 PLAY_SECONDS=10
+#   Benchmarks/memory.sh > result.md      # COUNTS="0 100 1000" CONNECTIONS=16 DECISIONS=20000 PLAY_SECONDS=10
 #
 # For each count a fresh daemon (`mprisd`) on a private bus; bench-policy-client registers the
 # sessions over CONNECTIONS connections (the configuration mix of bench-session-storm) and holds
@@ -13,7 +13,8 @@
 # the same file (--ao=null) for as long. Markdown on stdout, progress on stderr.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 COUNTS=${COUNTS:-"0 100 1000"}
-CONNECTIONS=${CONNECTIONS:-4}
+# The daemon takes at most 64 sessions per connection: 16 connections hold 1,000.
+CONNECTIONS=${CONNECTIONS:-16}
 DECISIONS=${DECISIONS:-20000}
 PLAY_SECONDS=${PLAY_SECONDS:-10}
 MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}

@@ -3,7 +3,7 @@
 # connections, a storm of activations and deactivations against the daemon; decisions per second
 # and the worst decision latency as the client sees it (the round trip of Activate).
 #
-#   Benchmarks/policy-bus.sh > result.md     # SESSIONS=1000 DECISIONS=100000 CONNECTIONS_LIST="1 4"
+#   Benchmarks/policy-bus.sh > result.md     # SESSIONS=1000 DECISIONS=100000 CONNECTIONS_LIST="16 64"
 #
 # For each entry of CONNECTIONS_LIST: a fresh daemon (`mprisd`, its log to a file) on a private
 # bus, then `bench-policy-client --sessions SESSIONS --connections K --decisions DECISIONS`: K
@@ -12,10 +12,11 @@
 # at once (55 % Activate, 5 % of them with allowDelayedActivation; 45 % Deactivate, 80 % with
 # notifyOthers; seeded). A refused activation is a decision too. The daemon's CPU time over the
 # storm (utime+stime from /proc) gives its cost per decision. Markdown on stdout, progress on stderr.
+# The daemon takes at most 64 sessions per connection: K must be at least SESSIONS/64.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 SESSIONS=${SESSIONS:-1000}
 DECISIONS=${DECISIONS:-100000}
-CONNECTIONS_LIST=${CONNECTIONS_LIST:-"1 4"}
+CONNECTIONS_LIST=${CONNECTIONS_LIST:-"16 64"}
 SEED=${SEED:-42}
 
 build mprisd bench-policy-client

@@ -1,7 +1,7 @@
 // bench-policy-client: many audio sessions registered with the policy daemon over a few
 // connections; optionally a storm of activations and deactivations, timed call by call.
 //
-//   bench-policy-client [--sessions 1000] [--connections 4] [--decisions 0] [--seed 42] [--hold]
+//   bench-policy-client [--sessions 1000] [--connections 16] [--decisions 0] [--seed 42] [--hold]
 //
 // Each of `connections` threads opens its own private connection to the session bus and registers
 // sessions/connections sessions with org.mprisd.AudioPolicy1.Register, the configuration drawn from
@@ -267,7 +267,7 @@ static long parse_count(const char *option, const char *text, long min, long max
 }
 
 int main(int argc, char **argv) {
-    long sessions = 1000, connections = 4, decisions = 0, seed = 42;
+    long sessions = 1000, connections = 16, decisions = 0, seed = 42;  // the daemon: 64 sessions per connection at most
     int hold = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--hold") == 0) { hold = 1; continue; }

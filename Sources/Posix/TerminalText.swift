@@ -3,12 +3,24 @@
 ///
 /// A title can carry escape sequences that set the terminal's title, clear the screen or rewrite
 /// what is shown, and a newline in a file name forges a log line. Every control character — C0
-/// (newlines, tabs, ESC, BEL…), DEL and C1 — and the Unicode line and paragraph separators become a
-/// visible escape (`\x1b`, `\u2028`); text beyond `maxLength` characters is cut with `…`. Use it
-/// at the point where text reaches a person, never on data (MPRIS values stay exactly as they are).
+/// (newlines, tabs, ESC, BEL…), DEL and C1 — the Unicode line and paragraph separators and the
+/// bidirectional marks and overrides (which reorder what a reader sees) become a visible escape
+/// (`\x1b`, `\u2028`); text beyond `maxLength` characters is cut with `…`. Idempotent (an escape
+/// contains no control character). Use it at the point where text reaches a person, never on data
+/// (MPRIS values stay exactly as they are).
 public enum TerminalText {
     /// The default cap: far beyond any real title or path shown on one line.
     public static let defaultMaxLength = 1024
+    /// How much of a name chosen by someone else (a session's) a log line quotes: enough to
+    /// recognise it, so that one line per event per session cannot grow with the name.
+    public static let excerptLength = 64
+    /// The longest log line of the daemon, in characters.
+    public static let logLineLength = 2048
+
+    /// A short excerpt of `text` (a name) for a log line.
+    public static func excerpt(_ text: String) -> String {
+        sanitized(text, maxLength: excerptLength)
+    }
 
     /// `text` with control characters escaped visibly and cut to `maxLength` characters.
     public static func sanitized(_ text: String, maxLength: Int = defaultMaxLength) -> String {
@@ -40,7 +52,12 @@ public enum TerminalText {
 
     /// Whether `scalar` is a control character a terminal or a log reader acts on.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x2028, 0x2029: true  // line and paragraph separators
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidi marks and overrides
+        default: false
+        }
     }
 
     /// `\x1b` for a control character up to U+00FF, `\u2028` beyond.

@@ -28,6 +28,7 @@ extension Connection {
         do {
             _ = try await callBus("AddMatch", [.string(rule.text)])
         } catch {
+            removeMatch(rule, ifAddedDespite: error)
             ownerWatch?.cancel()
             throw error
         }
@@ -57,13 +58,30 @@ public final class SignalSubscription: Sendable {
         connection.onLoop { core in
             guard let removed = core.signals.remove(id) else { return }
             removed.onFinish?()
-            // RemoveMatch needs no answer: a one-way call.
-            var message = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                             interface: BusDaemon.interface, member: "RemoveMatch",
-                                             body: [.string(removed.rule.text)])
-            message.noReplyExpected = true
-            try? core.send(message)
+            try? core.send(Connection.removeMatchMessage(removed.rule))
         }
         ownerWatch?.cancel()
+    }
+}
+
+extension Connection {
+    /// After `AddMatch` failed with `error`: removes `rule` from the bus (without waiting) when the
+    /// bus may have added it all the same — the answer did not come in time, or the caller stopped
+    /// waiting. A rule left behind would count against the connection's limit for good; removing
+    /// one the bus never added only earns an error reply nobody waits for. An error the bus
+    /// answered means the rule was not added: nothing is sent then, since a `RemoveMatch` would
+    /// take away an identical rule of another subscription.
+    func removeMatch(_ rule: MatchRule, ifAddedDespite error: DBusError) {
+        guard error.name == DBusError.Name.noReply || error.name == PendingReply.cancelled.name else { return }
+        try? send(Self.removeMatchMessage(rule))
+    }
+
+    /// `RemoveMatch` as a one-way call: nothing waits for its answer.
+    static func removeMatchMessage(_ rule: MatchRule) -> Message {
+        var message = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                         interface: BusDaemon.interface, member: "RemoveMatch",
+                                         body: [.string(rule.text)])
+        message.noReplyExpected = true
+        return message
     }
 }

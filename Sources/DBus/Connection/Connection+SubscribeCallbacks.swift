@@ -13,17 +13,21 @@ extension Connection {
     ///
     /// A well-known `sender` is followed (its current owner is asked for, then every change) so that
     /// signals, which carry the sender's unique name, match locally.
+    ///
+    /// `timeout` bounds the wait for the bus's answer to `AddMatch` (nil: libdbus's default). A
+    /// failed subscription leaves no rule behind on the bus, even when the bus added it after all.
     public func subscribe(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void,
+                          timeout: Duration? = nil,
                           completion: @escaping @Sendable (Result<SignalSubscription, DBusError>) -> Void) {
         guard rule.needsOwnerTracking, let sender = rule.sender else {
-            return addMatch(rule, handler, ownerWatch: nil, completion: completion)
+            return addMatch(rule, handler, ownerWatch: nil, timeout: timeout, completion: completion)
         }
         watchNameOwner(sender, { [core] owner in
             core.signals.setOwner(owner, of: sender)
         }, completion: { [self] result in
             switch result {
             case .success(let ownerWatch):
-                addMatch(rule, handler, ownerWatch: ownerWatch, completion: completion)
+                addMatch(rule, handler, ownerWatch: ownerWatch, timeout: timeout, completion: completion)
             case .failure(let error):
                 completion(.failure(error))
             }
@@ -40,7 +44,7 @@ extension Connection {
         addMatch(rule, { signal in
             guard signal.body.count == 3, case .string(let owner) = signal.body[2] else { return }
             handler(owner.isEmpty ? nil : owner)
-        }, ownerWatch: nil, completion: { [self] result in
+        }, ownerWatch: nil, timeout: nil, completion: { [self] result in
             guard case .success(let subscription) = result else { return completion(result) }
             // Asked after the match is in place, so no change between the two can be missed.
             call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
@@ -65,13 +69,14 @@ extension Connection {
     }
 
     /// `AddMatch`, then registers the subscription locally (both on the I/O thread, in that order,
-    /// before `completion` runs).
+    /// before `completion` runs). An `AddMatch` that timed out may still have been added: the
+    /// rule is then removed again.
     private func addMatch(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void,
-                          ownerWatch: SignalSubscription?,
+                          ownerWatch: SignalSubscription?, timeout: Duration?,
                           completion: @escaping @Sendable (Result<SignalSubscription, DBusError>) -> Void) {
         let id = nextSubscription.add(1, ordering: .relaxed).newValue
         call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
-                         member: "AddMatch", body: [.string(rule.text)])) { [self] result in
+                         member: "AddMatch", body: [.string(rule.text)]), timeout: timeout) { [self] result in
             switch result {
             case .success:
                 let entry = SignalRouter.Subscription(rule: rule, handler: handler, onFinish: nil)
@@ -89,6 +94,7 @@ extension Connection {
                     completion(.failure(.disconnected))
                 }
             case .failure(let error):
+                removeMatch(rule, ifAddedDespite: error)
                 ownerWatch?.cancel()
                 completion(.failure(error))
             }

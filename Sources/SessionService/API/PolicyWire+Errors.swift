@@ -5,6 +5,9 @@ import SessionCore
 /// message. The client rebuilds the exact error from both, the `badParam` detail included.
 extension PolicyWire {
     static let errorPrefix = AudioPolicyNames.interface + ".Error."
+    /// A request over one of the daemon's per-client limits (`PolicyLimits`). Not a `SessionError`:
+    /// the engine has no such limits, only the daemon that serves many clients.
+    public static let limitsExceeded = errorPrefix + "LimitsExceeded"
 
     static func dbusError(_ error: SessionError) -> DBusError {
         DBusError(errorPrefix + errorCase(error), error.description)

@@ -21,7 +21,7 @@ extension PolicyService {
             },
             .immediate("SetRouteOverride", inputs: [Argument("portID", .string)]) { [weak self] call in
                 guard let self else { throw Self.gone }
-                let portID = try call.argument(0, as: String.self)
+                let portID = try PolicyLimits.check(try call.argument(0, as: String.self), "the port id")
                 do throws(SessionError) {
                     try self.applyRouteOverride(portID.isEmpty ? nil : portID)
                 } catch {
@@ -48,28 +48,38 @@ extension PolicyService {
 
     static var gone: DBusError { DBusError.failed("the policy service has stopped") }
 
-    /// `Register`: a new session owned by the caller, exported before the reply names it.
+    /// `Register`: a new session owned by the caller, exported before the reply names it. Within
+    /// `PolicyLimits`: the caller's sessions and the name's length.
     private func register(_ call: Message) throws(DBusError) -> ObjectPath {
         guard let owner = call.sender else { throw DBusError.accessDenied("a session needs a sender") }
         guard let argument = call.body.first else { throw DBusError.invalidArgs("configuration is missing") }
         let request = try PolicyWire.decodeConfiguration(argument)
+        let name = try PolicyLimits.check(request.name ?? "", "the session name")
+        guard let number = takeSlot(for: owner) else {
+            log("registration by \(owner) refused: it has \(PolicyLimits.sessionsPerOwner) sessions already")
+            throw PolicyLimits.exceeded("\(owner) has \(PolicyLimits.sessionsPerOwner) sessions already, the most one connection may have")
+        }
         let session: AudioSession
         do {
             session = try system.makeSession(request.configuration)
         } catch {
+            releaseSlot(of: owner)
             log("registration by \(owner) refused: \(error)")
             throw PolicyWire.dbusError(error)
         }
         // A desktop has no permission prompt: the system's decider answers at once (it grants by
         // default), so a call app's playAndRecord activation is not refused for want of asking.
         _ = session.requestRecordPermission()
-        let number = state.withLock { state -> UInt64 in
-            state.lastNumber += 1
-            return state.lastNumber
+        let served = ServedSession(number: number, session: session, owner: owner, name: name)
+        let path: ObjectPath
+        let object: ExportedObject
+        do {
+            path = try AudioPolicyNames.sessionPath(served.number)
+            object = try connection.export(path, interfaces: [sessionInterface(served)])
+        } catch {
+            releaseSlot(of: owner)
+            throw error
         }
-        let served = ServedSession(number: number, session: session, owner: owner, name: request.name ?? "")
-        let path = try AudioPolicyNames.sessionPath(served.number)
-        let object = try connection.export(path, interfaces: [sessionInterface(served)])
         let subscription = session.onEvent { [weak self, weak served] event in
             if let self, let served { self.deliver(event, to: served) }
         }

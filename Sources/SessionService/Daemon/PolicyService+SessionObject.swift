@@ -86,6 +86,7 @@ extension PolicyService {
 
     private func configure(_ served: ServedSession, _ call: Message) throws(DBusError) {
         let request = try PolicyWire.decodeConfiguration(Self.firstArgument(call))
+        let name = try request.name.map { name throws(DBusError) in try PolicyLimits.check(name, "the session name") }
         let configuration = request.configuration
         let change: ConfigurationChange
         do {
@@ -95,7 +96,7 @@ extension PolicyService {
             log("\(served.label) configuration \(configuration) refused: \(error)")
             throw PolicyWire.dbusError(error)
         }
-        if let name = request.name { served.name = name }
+        if let name { served.name = name }
         let ignored = change.ignoredMode.map { " (mode \($0) does not fit: default)" } ?? ""
         log("\(served.label) configured as \(served.session.configuration)\(ignored)")
     }

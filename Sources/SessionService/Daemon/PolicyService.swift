@@ -35,6 +35,9 @@ public final class PolicyService: Sendable {
         var started = false
         var closed = false
         var sessions: [UInt64: ServedSession] = [:]
+        /// How many sessions each owner has registered (`PolicyLimits.sessionsPerOwner`), counted
+        /// from the moment a registration is accepted until its session is removed.
+        var sessionCounts: [String: Int] = [:]
         /// The engine's id of each served session → its number.
         var numbers: [SessionID: UInt64] = [:]
         /// The last number given (`ServedSession.number`).
@@ -122,6 +125,7 @@ public final class PolicyService: Sendable {
             state.closed = true
             defer {
                 state.sessions = [:]
+                state.sessionCounts = [:]
                 state.policyObject = nil
                 state.ownerWatch = nil
             }
@@ -136,7 +140,7 @@ public final class PolicyService: Sendable {
     /// Whether `uniqueName` owns at least one session (the foreign-player tracker leaves such
     /// processes alone: they speak to the daemon themselves).
     public func ownsSessions(_ uniqueName: String) -> Bool {
-        state.withLock { $0.sessions.values.contains { $0.owner == uniqueName } }
+        state.withLock { $0.sessionCounts[uniqueName] != nil }
     }
 
     /// The unique names that own sessions now.
@@ -181,10 +185,27 @@ public final class PolicyService: Sendable {
         guard let served = state.withLock({ state -> ServedSession? in
             guard let served = state.sessions.removeValue(forKey: number) else { return nil }
             state.numbers[served.session.id] = nil
+            state.releaseSlot(of: served.owner)
             return served
         }) else { return }
         served.detach()
         log("\(served.label) removed: \(reason)")
+    }
+
+    /// Takes one of `owner`'s `PolicyLimits.sessionsPerOwner` places; nil when none is left.
+    /// `releaseSlot` gives it back (the registration failed, or its session was removed).
+    func takeSlot(for owner: String) -> UInt64? {
+        state.withLock { state -> UInt64? in
+            let count = state.sessionCounts[owner, default: 0]
+            guard count < PolicyLimits.sessionsPerOwner else { return nil }
+            state.sessionCounts[owner] = count + 1
+            state.lastNumber += 1
+            return state.lastNumber
+        }
+    }
+
+    func releaseSlot(of owner: String) {
+        state.withLock { $0.releaseSlot(of: owner) }
     }
 
     private func nameOwnerChanged(_ signal: Message) {
@@ -194,5 +215,12 @@ public final class PolicyService: Sendable {
             state.sessions.values.filter { $0.owner == name }.map(\.number).sorted()
         }
         for number in numbers { remove(number, because: "its owner left the bus") }
+    }
+}
+
+extension PolicyService.State {
+    mutating func releaseSlot(of owner: String) {
+        guard let count = sessionCounts[owner] else { return }
+        sessionCounts[owner] = count > 1 ? count - 1 : nil
     }
 }

@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import SessionCore
 import Synchronization
 
@@ -41,10 +42,11 @@ final class ServedSession: Sendable {
     /// The exported object, nil before export and after `detach`.
     var object: ExportedObject? { attachments.withLock { $0.object } }
 
-    /// How the log names it: `session 3 (sleep, :1.42)`.
+    /// How the log names it: `session 3 (sleep, :1.42)`. The name is the client's, so only a
+    /// short, sanitized excerpt of it: a line per event per session stays short whatever the name.
     var label: String {
         let name = self.name
-        return name.isEmpty ? "session \(number) (\(owner))" : "session \(number) (\(name), \(owner))"
+        return name.isEmpty ? "session \(number) (\(owner))" : "session \(number) (\(TerminalText.excerpt(name)), \(owner))"
     }
 
     func attach(object: ExportedObject, subscription: EventSubscription) {

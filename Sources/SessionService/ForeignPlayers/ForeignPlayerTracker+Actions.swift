@@ -79,8 +79,8 @@ extension ForeignPlayerTracker {
     /// last announced value.
     private func readVolume(of owner: String, name: String, token: UInt64) {
         read("Volume", of: owner, name: name, token: token) { value, player in
-            guard case .double(let volume)? = value, volume.isFinite, volume >= 0 else { return player.volumeRead(nil) }
-            return player.volumeRead(volume)
+            guard case .double(let volume)? = value else { return player.volumeRead(nil) }
+            return player.volumeRead(MPRISPlayerProperties.saneVolume(volume))
         }
     }
 

@@ -65,6 +65,7 @@ public final class ForeignPlayerTracker: Sendable {
         var tracked: [String: Tracked] = [:]
         /// Names left alone because their owner is one of our own sessions (name → owner).
         var ignored: [String: String] = [:]
+        var quota = ForeignPlayerQuota()
         var nextToken: UInt64 = 0
         var nameSubscription: SignalSubscription?
         var eventToken: UInt64?

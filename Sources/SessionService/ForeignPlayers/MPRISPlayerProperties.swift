@@ -27,10 +27,21 @@ struct MPRISPlayerProperties: Sendable, Hashable {
             case ("PlaybackStatus", .string(let status)): playbackStatus = status
             case ("CanPause", .boolean(let flag)): canPause = flag
             case ("CanPlay", .boolean(let flag)): canPlay = flag
-            case ("Volume", .double(let level)) where level.isFinite: volume = level
+            case ("Volume", .double(let level)): volume = Self.saneVolume(level)
             default: continue
             }
         }
+    }
+
+    /// The loudest `Volume` believed. MPRIS allows more than 1.0 (amplification), but a player
+    /// claiming more than this is wrong or hostile, and a ducking computed from it would be too.
+    static let maximumVolume = 10.0
+
+    /// `level` if it is a volume a player can really have (finite, 0…`maximumVolume`); nil — not
+    /// known — otherwise. The one check for every way a volume is read (`GetAll`, `Get`,
+    /// `PropertiesChanged`), so nothing is ever set from a value that failed it.
+    static func saneVolume(_ level: Double) -> Double? {
+        level.isFinite && level >= 0 && level <= maximumVolume ? level : nil
     }
 
     /// `PropertiesChanged(s interface, a{sv} changed, as invalidated)` for the player interface;
