@@ -56,23 +56,10 @@ final class SignalRoutingTests: BusTestCase {
         XCTAssertEqual(delivered.withLock { $0 }, 2)
     }
 
-    /// The bus's count of match rules held by `unique`.
-    private func matchRules(of unique: String, asking connection: Connection) async throws -> Int {
-        let reply = try await connection.call(destination: BusDaemon.name, path: BusDaemon.path,
-                                              interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
-                                              [.string(unique)], timeout: .seconds(5))
-        guard case .dictionary(_, _, let entries)? = reply.first,
-              let entry = entries.first(where: { $0.key == .string("MatchRules") }),
-              case .variant(.uint32(let count)) = entry.value else {
-            throw TestSupportError("GetConnectionStats answered \(reply)")
-        }
-        return Int(count)
-    }
-
     func testAnAddMatchThatTimedOutIsRemovedFromTheBus() async throws {
         let subscriber = try connect()
         let observer = try connect()
-        let baseline = try await matchRules(of: subscriber.uniqueName, asking: observer)
+        let baseline = try await observer.matchRuleCount(of: subscriber.uniqueName)
         // The bus stops answering: the AddMatch waits in its socket past the timeout.
         kill(bus.pid, SIGSTOP)
         let result = Latch<Result<SignalSubscription, DBusError>>()
@@ -85,7 +72,7 @@ final class SignalRoutingTests: BusTestCase {
         // The bus has now added the rule after all; the subscriber's later calls come after its
         // RemoveMatch, so a round trip of its own is enough to see the result.
         _ = try await subscriber.nameOwner(BusDaemon.name)
-        let rules = try await matchRules(of: subscriber.uniqueName, asking: observer)
+        let rules = try await observer.matchRuleCount(of: subscriber.uniqueName)
         XCTAssertEqual(rules, baseline, "the timed-out rule is still on the bus")
     }
 }

@@ -20,8 +20,24 @@ final class DaemonJournalTests: DaemonTestCase {
         return (ducker, value)
     }
 
+    /// Waits until the policy name is free again. Not `waitForExit`: the killed daemon's journal
+    /// guard keeps its standard error open while it waits for a cause to go.
+    private func killedDaemonIsGone() async throws {
+        try await waitUntil("the killed daemon's name is gone") { try await self.policyOwner() == nil }
+    }
+
     private func call() throws -> BackgroundProgram {
         try run(["--category", "playAndRecord", "--mode", "voiceChat", "--name", "call", "--", "sleep", "60"])
+    }
+
+    /// A daemon, mpv playing, and a call that paused it.
+    private func mpvPausedByACall() async throws -> (daemon: BackgroundProgram, mpv: MPVPlayer, caller: BackgroundProgram) {
+        let daemon = try await startDaemon()
+        let mpv = try await startMPV()
+        let caller = try call()
+        let paused = await mpv.waitForStatus("Paused", timeout: .seconds(3))
+        XCTAssertTrue(paused, "the call pauses mpv")
+        return (daemon, mpv, caller)
     }
 
     private func waitForVolume(_ mpv: MPVPlayer, _ volume: Double, _ what: String, timeout: Duration = .seconds(5)) async {
@@ -50,7 +66,7 @@ final class DaemonJournalTests: DaemonTestCase {
         let user = try await setVolumeAnnounced(mpv, 0.8)
         let (ducker, ducked) = try await duck(mpv, from: user)
         first.signal(SIGKILL)
-        _ = await first.waitForExit()
+        try await killedDaemonIsGone()
         try await startDaemon()
         // The ducker re-registers and ducks again: from the user's 0.8, never from 0.24.
         try await waitForStatus("the ducker is back and mpv tracked") { status in
@@ -67,11 +83,7 @@ final class DaemonJournalTests: DaemonTestCase {
     // MARK: Killed or stopped in the middle of a call
 
     func testADaemonKilledMidCallResumesTheMusicWhenTheCallEndsWithoutARestart() async throws {
-        let first = try await startDaemon()
-        let mpv = try await startMPV()
-        let caller = try call()
-        let paused = await mpv.waitForStatus("Paused", timeout: .seconds(3))
-        XCTAssertTrue(paused, "the call pauses mpv")
+        let (first, mpv, caller) = try await mpvPausedByACall()
         first.signal(SIGKILL)
         // The call goes on: the music stays paused…
         try await assertStays(mpv, "Paused", for: .milliseconds(800))
@@ -84,19 +96,16 @@ final class DaemonJournalTests: DaemonTestCase {
     }
 
     func testARestartedDaemonResumesTheMusicItsPredecessorPausedWhenTheCallEnds() async throws {
-        let first = try await startDaemon()
-        let mpv = try await startMPV()
-        let caller = try call()
-        let paused = await mpv.waitForStatus("Paused", timeout: .seconds(3))
-        XCTAssertTrue(paused, "the call pauses mpv")
+        let (first, mpv, caller) = try await mpvPausedByACall()
         first.signal(SIGKILL)
-        _ = await first.waitForExit()
+        try await killedDaemonIsGone()
         try await startDaemon()
         try await waitForStatus("the call is back") { $0.session(named: "call")?.active == true }
         try await assertStays(mpv, "Paused", for: .milliseconds(500))
         caller.kill()
         let resumed = await mpv.waitForStatus("Playing", timeout: .seconds(5))
         XCTAssertTrue(resumed, "the new daemon resumes mpv once the call is over: \(daemon?.stderr ?? "")")
+        await waitForDaemonLog("journal: resumed \(mpv.busName)")
     }
 
     func testACleanStopMidCallAndMidDuckUndoesEverything() async throws {
@@ -152,7 +161,7 @@ final class DaemonJournalTests: DaemonTestCase {
         let first = try await startDaemon()
         _ = try await startPlay(name: "music", seconds: 30)
         first.signal(SIGKILL)
-        _ = await first.waitForExit()
+        try await killedDaemonIsGone()
         // Without a daemon nothing arbitrates: the user starts mpv beside the music.
         let tone = path("tone.wav")
         try WAVFile.writeCountingTone(seconds: 1, to: tone)

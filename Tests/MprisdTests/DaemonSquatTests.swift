@@ -12,19 +12,6 @@ final class DaemonSquatTests: DaemonTestCase {
     private static let squattersCount = 6
     private static let namesPerSquatter = 500
 
-    /// The daemon connection's match rules as the bus counts them (`Debug.Stats`).
-    private func matchRules(of unique: String) async throws -> Int {
-        let reply = try await observer().call(destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus"),
-                                              interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
-                                              [.string(unique)], timeout: .seconds(5))
-        guard case .dictionary(_, _, let entries)? = reply.first,
-              let entry = entries.first(where: { $0.key == .string("MatchRules") }),
-              case .variant(.uint32(let count)) = entry.value else {
-            throw TestSupportError("GetConnectionStats answered \(reply)")
-        }
-        return Int(count)
-    }
-
     /// Set once, read from the flood's task.
     private final class Flag: Sendable {
         private let value = Mutex(false)
@@ -86,7 +73,7 @@ final class DaemonSquatTests: DaemonTestCase {
         try await startDaemon()
         let owner = try await policyOwner()
         let daemonName = try XCTUnwrap(owner)
-        let baseline = try await matchRules(of: daemonName)
+        let baseline = try await observer().matchRuleCount(of: daemonName)
         let tone = path("tone.wav")
         try WAVFile.writeCountingTone(seconds: 1, to: tone)
 
@@ -130,7 +117,7 @@ final class DaemonSquatTests: DaemonTestCase {
         mpv.kill()
         var rules = -1
         let back = try await eventually(timeout: .seconds(5)) {
-            rules = try await self.matchRules(of: daemonName)
+            rules = try await self.observer().matchRuleCount(of: daemonName)
             return rules == baseline
         }
         XCTAssertTrue(back, "the daemon has \(rules) match rules, \(baseline) before the squatters came")
