@@ -1,4 +1,5 @@
 // mprisd: audio sessions and media remote control for Linux.
+import SessionService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,41 +8,14 @@ import Glibc
 func runMain(_ argv: [String]) -> Int32 {
     var arguments = Arguments(argv.dropFirst())
     let command: Command
-    if let first = arguments.remaining.first, !first.hasPrefix("-") {
-        if first == "help" {
-            _ = arguments.popOperand()
-            guard let topic = arguments.popOperand() else {
-                Output.out(Commands.overview + Defaults.overviewNote)
-                return ExitStatus.success
-            }
-            if topic == "config" {
-                Output.out(Defaults.configHelp)
-                return ExitStatus.success
-            }
-            guard let named = Commands.named(topic) else {
-                Output.error("mprisd: no command '\(topic)' (see mprisd --help)")
-                return ExitStatus.usage
-            }
-            Output.out(named.help + Defaults.helpSection(for: named.name))
-            return ExitStatus.success
+    do {
+        switch try pickCommand(&arguments) {
+        case .helpShown: return ExitStatus.success
+        case .run(let picked): command = picked
         }
-        guard let named = Commands.named(first), named.name != "daemon" else {
-            Output.error("mprisd: unknown command '\(first)' (see mprisd --help)")
-            return ExitStatus.usage
-        }
-        _ = arguments.popOperand()
-        command = named
-    } else {
-        if arguments.wantsHelp, arguments.remaining.count == 1 {
-            Output.out(Commands.overview + Defaults.overviewNote + "\n\n" + Commands.daemon.help
-                       + Defaults.helpSection(for: "daemon"))
-            return ExitStatus.success
-        }
-        command = Commands.daemon
-    }
-    if arguments.wantsHelp {
-        Output.out(command.help + Defaults.helpSection(for: command.name))
-        return ExitStatus.success
+    } catch {
+        Output.error("mprisd: " + error.message)
+        return ExitStatus.usage
     }
     // The user's defaults go in front of the flags given; a bad line is reported, never fatal.
     let defaults = Defaults.load()
@@ -59,5 +33,63 @@ func runMain(_ argv: [String]) -> Int32 {
     }
 }
 
+enum Picked {
+    case helpShown
+    case run(Command)
+}
+
+/// The command named first (the daemon when none is), or the help asked for — which takes no
+/// other arguments: `--help extra` is as much a usage error as any stray argument.
+func pickCommand(_ arguments: inout Arguments) throws(UsageError) -> Picked {
+    guard let first = arguments.remaining.first, !first.hasPrefix("-") else {
+        if arguments.wantsHelp {
+            try expectHelpAlone(arguments)
+            Output.out(Commands.overview + Defaults.overviewNote + "\n\n" + Commands.daemon.help
+                       + Defaults.helpSection(for: "daemon"))
+            return .helpShown
+        }
+        return .run(Commands.daemon)
+    }
+    if first == "help" {
+        _ = try arguments.popOperand()
+        let topic = try arguments.popOperand()
+        if let extra = arguments.remaining.first {
+            throw UsageError("help takes one topic, not also \(Excerpt.quoted(extra))")
+        }
+        switch topic {
+        case nil:
+            Output.out(Commands.overview + Defaults.overviewNote)
+        case "config":
+            Output.out(Defaults.configHelp)
+        case let topic?:
+            guard let named = Commands.named(topic), named.name != "daemon" else {
+                throw UsageError("no command \(Excerpt.quoted(topic)) (see mprisd --help)")
+            }
+            Output.out(named.help + Defaults.helpSection(for: named.name))
+        }
+        return .helpShown
+    }
+    guard let named = Commands.named(first), named.name != "daemon" else {
+        throw UsageError("unknown command \(Excerpt.quoted(first)) (see mprisd --help)")
+    }
+    _ = try arguments.popOperand()
+    if arguments.wantsHelp {
+        try expectHelpAlone(arguments)
+        Output.out(named.help + Defaults.helpSection(for: named.name))
+        return .helpShown
+    }
+    return .run(named)
+}
+
+private func expectHelpAlone(_ arguments: Arguments) throws(UsageError) {
+    guard let extra = arguments.remaining.first(where: { $0 != "--help" && $0 != "-h" }) else {
+        if arguments.remaining.count > 1 { throw UsageError("--help given twice") }
+        return
+    }
+    throw UsageError("--help takes no other arguments, not \(Excerpt.quoted(extra))")
+}
+
+// Before anything opens a file: fds 0–2 must not be free for the bus socket to take.
+StandardStreams.ensureOpen()
 // Synchronous: no Swift concurrency, so no libdispatch thread pool ticking once a second.
-exit(runMain(CommandLine.arguments))
+exit(Output.finish(runMain(CommandLine.arguments)))

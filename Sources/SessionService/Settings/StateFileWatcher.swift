@@ -73,7 +73,8 @@ private final class WatchLoop: Sendable {
     func run() {
         var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
                    stopEvent.pollDescriptor]
-        var last = file.read()
+        // Quiet: whoever started the watcher has just read the file and reported what was wrong.
+        var last = file.read(report: { _ in })
         while true {
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
             if fds[1].revents != 0 { return }
