@@ -62,7 +62,7 @@ func pickCommand(_ arguments: inout Arguments) throws(UsageError) -> Picked {
         case "config":
             Output.out(Defaults.configHelp)
         case let topic?:
-            guard let named = Commands.named(topic), named.name != "daemon" else {
+            guard let named = Commands.named(topic) else {
                 throw UsageError("no command \(Excerpt.quoted(topic)) (see mprisd --help)")
             }
             Output.out(named.help + Defaults.helpSection(for: named.name))

@@ -10,18 +10,20 @@ extension Commands {
             Plays a queue of audio files through ALSA inside a playback audio session. While it
             plays (or is paused) it is an MPRIS player, org.mpris.MediaPlayer2.NAME, controlled
             by media keys, playerctl and Bluetooth headset buttons; the name is released when
-            playback stops or the queue ends.
+            playback stops or the queue ends. After --, every argument is a file, even one
+            that starts with - (mprisd play -- -v.wav).
 
             Options:
               --device PCM        ALSA output device (default: default; null: silent output
                                   paced in real time)
               --control CTL       ALSA control device for jacks and volume
-              --name NAME         MPRIS name suffix (default: mprisd)
-              --volume V          relative volume, 0 to 1 (default: 1)
+              --name NAME         MPRIS name suffix: letters, digits, _ and -, not starting
+                                  with a digit (default: mprisd)
+              --volume V          relative volume, a plain decimal from 0 to 1 like 0.5
+                                  (default: 1)
               --loop MODE         none, track or playlist (default: none)
               --shuffle           play the queue in random order
               -h, --help          show this help
-              --                  what follows are files, even if they start with -
             """,
         run: { arguments in
             // After `--` everything is a file, even `-v.wav`.
