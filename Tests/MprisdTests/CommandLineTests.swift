@@ -126,6 +126,25 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// A broken configuration is reported briefly: at most 20 problems, then how many more, and a
+    /// binary file in one line — never its bytes.
+    func testABrokenConfigIsReportedBriefly() async throws {
+        let home = try isolatedHome()
+        let config = home + "/config/mprisd/config"
+        try (0..<500).map { "garbage line \($0)" }.joined(separator: "\n").write(toFile: config, atomically: true, encoding: .utf8)
+        let many = try await runIsolated(["silent", "off"], home: home)
+        XCTAssertEqual(many.status, 0, many.stderr)
+        let lines = many.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 21, many.stderr)
+        XCTAssertEqual(lines.last, "\(config): 480 more problems not shown")
+
+        var bytes = (0..<90_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        bytes[10] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: config))
+        let binary = try await runIsolated(["silent", "off"], home: home)
+        XCTAssertEqual(binary.stderr, "\(config): not UTF-8 text; ignored\n")
+    }
+
     /// Standard output that cannot be written is an error, not a success with the output lost.
     func testAnUnwritableOutputFails() async throws {
         for arguments in [["--help"], ["play", "--help"], ["help", "config"], ["route", "list"], ["silent", "on"]] {
