@@ -99,4 +99,12 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(Excerpt.quoted("bad \u{FFFD} byte"), "'bad \\u{FFFD} byte'")
         XCTAssertEqual(Excerpt.quoted("café"), "'café'")
     }
+
+    func testOutputProblemsAreCappedWithACount() {
+        let text = (0..<30).map { "output.bad\($0) = two words" }.joined(separator: "\n")
+        let (outputs, problems) = ConfiguredOutput.outputs(in: ConfigFile(parsing: text, path: "/c"))
+        XCTAssertEqual(outputs, [])
+        XCTAssertEqual(problems.count, ConfigFile.problemLimit + 1)
+        XCTAssertEqual(problems.last, "/c: 10 more problems not shown")
+    }
 }

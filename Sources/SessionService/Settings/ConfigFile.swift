@@ -47,6 +47,16 @@ public struct ConfigFile: Sendable, Hashable {
         }
     }
 
+    /// At most this many problems are shown, then how many more there are: a broken file must not
+    /// bury a command's own output.
+    public static let problemLimit = 20
+
+    /// The first `problemLimit` of `problems`, and a line counting the rest if there are more.
+    public func brief(_ problems: [String]) -> [String] {
+        guard problems.count > Self.problemLimit else { return problems }
+        return problems.prefix(Self.problemLimit) + ["\(path): \(problems.count - Self.problemLimit) more problems not shown"]
+    }
+
     /// A problem at `entry`'s line.
     public func problem(_ entry: Entry, _ reason: String) -> String {
         "\(path):\(entry.line): \(reason)"

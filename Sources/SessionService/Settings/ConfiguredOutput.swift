@@ -28,7 +28,8 @@ public struct ConfiguredOutput: Sendable, Hashable {
     /// The port types an output can be declared as.
     static let declarableTypes: [PortType] = [.lineOut, .usbAudio, .hdmi, .headphones, .speaker]
 
-    /// The outputs of `config`, in file order, and the problems of their lines.
+    /// The outputs of `config`, in file order, and the problems of their lines (at most
+    /// `ConfigFile.problemLimit` of them, then how many more).
     public static func outputs(in config: ConfigFile) -> (outputs: [ConfiguredOutput], problems: [String]) {
         var outputs: [ConfiguredOutput] = []
         var declared: Set<String> = []
@@ -66,6 +67,6 @@ public struct ConfiguredOutput: Sendable, Hashable {
         for (entry, _) in types.values.sorted(by: { $0.0.line < $1.0.line }) {
             problems.append(config.problem(entry, "\(Excerpt.quoted(entry.key)) names no declared output"))
         }
-        return (outputs, problems)
+        return (outputs, config.brief(problems))
     }
 }

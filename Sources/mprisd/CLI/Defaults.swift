@@ -62,10 +62,6 @@ enum Defaults {
         Key(command: "route", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
     ]
 
-    /// At most this many problems are shown, then how many more there are: a broken file must not
-    /// bury the command's own output.
-    static let problemLimit = 20
-
     /// The valid defaults of a configuration file, by key name.
     struct Values {
         var byName: [String: String] = [:]
@@ -106,11 +102,7 @@ enum Defaults {
         }
         // The parser's own problems carry their line numbers in the text; keep everything in file order.
         let syntax = config.problems.map { (line: lineNumber(of: $0, path: config.path), text: $0) }
-        let all = (problems + syntax).sorted { $0.line < $1.line }.map(\.text)
-        values.problems = Array(all.prefix(problemLimit))
-        if all.count > problemLimit {
-            values.problems.append("\(config.path): \(all.count - problemLimit) more problems not shown")
-        }
+        values.problems = config.brief((problems + syntax).sorted { $0.line < $1.line }.map(\.text))
         return values
     }
 
