@@ -7,41 +7,14 @@ import Glibc
 func runMain(_ argv: [String]) -> Int32 {
     var arguments = Arguments(argv.dropFirst())
     let command: Command
-    if let first = arguments.remaining.first, !first.hasPrefix("-") {
-        if first == "help" {
-            _ = arguments.popOperand()
-            guard let topic = arguments.popOperand() else {
-                Output.out(Commands.overview + Defaults.overviewNote)
-                return ExitStatus.success
-            }
-            if topic == "config" {
-                Output.out(Defaults.configHelp)
-                return ExitStatus.success
-            }
-            guard let named = Commands.named(topic) else {
-                Output.error("mprisd: no command '\(topic)' (see mprisd --help)")
-                return ExitStatus.usage
-            }
-            Output.out(named.help + Defaults.helpSection(for: named.name))
-            return ExitStatus.success
+    do {
+        switch try pickCommand(&arguments) {
+        case .helpShown: return ExitStatus.success
+        case .run(let picked): command = picked
         }
-        guard let named = Commands.named(first), named.name != "daemon" else {
-            Output.error("mprisd: unknown command '\(first)' (see mprisd --help)")
-            return ExitStatus.usage
-        }
-        _ = arguments.popOperand()
-        command = named
-    } else {
-        if arguments.wantsHelp, arguments.remaining.count == 1 {
-            Output.out(Commands.overview + Defaults.overviewNote + "\n\n" + Commands.daemon.help
-                       + Defaults.helpSection(for: "daemon"))
-            return ExitStatus.success
-        }
-        command = Commands.daemon
-    }
-    if arguments.wantsHelp {
-        Output.out(command.help + Defaults.helpSection(for: command.name))
-        return ExitStatus.success
+    } catch {
+        Output.error("mprisd: " + error.message)
+        return ExitStatus.usage
     }
     // The user's defaults go in front of the flags given; a bad line is reported, never fatal.
     let defaults = Defaults.load()
@@ -59,8 +32,10 @@ func runMain(_ argv: [String]) -> Int32 {
     }
 }
 
+// Before anything opens a file: fds 0–2 must not be free for the bus socket to take.
+StandardStreams.ensureOpen()
 // Synchronous: no Swift concurrency, so no libdispatch thread pool ticking once a second.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == JournalGuard.argument {
     exit(JournalGuard.run())
 }
-exit(runMain(CommandLine.arguments))
+exit(Output.finish(runMain(CommandLine.arguments)))

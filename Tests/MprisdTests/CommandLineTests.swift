@@ -29,7 +29,7 @@ final class CommandLineTests: XCTestCase {
             (["frob"], "unknown command 'frob'"),
             (["--bogus"], "unknown option '--bogus'"),
             (["play", "--volume", "2", "x.wav"], "--volume takes a number from 0 to 1"),
-            (["play", "--loop", "forever", "x.wav"], "--loop takes none, track or playlist"),
+            (["play", "--loop", "forever", "x.wav"], "--loop takes one of none, track, playlist"),
             (["play"], "play needs at least one FILE or DIR"),
             (["play", "--device"], "--device needs a value"),
             (["run", "--category", "loud", "--", "true"], "unknown category 'loud'"),
@@ -38,6 +38,7 @@ final class CommandLineTests: XCTestCase {
             (["silent", "maybe"], "silent takes 'on' or 'off'"),
             (["route", "jump"], "route takes 'list' or 'use ID'"),
             (["status", "--yaml"], "unknown option '--yaml'"),
+            (["play", "--volume", ".5", "--volume=.6", "x.wav"], "--volume given twice"),
         ]
         for (arguments, expected) in cases {
             let result = try await runProgram(Products.path("mprisd"), arguments)
@@ -46,5 +47,133 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line for \(arguments)")
             XCTAssertTrue(result.stdout.isEmpty)
         }
+    }
+
+    /// One rule for every command: a bad command line is one short line on stderr (quoting at most
+    /// an escaped excerpt of the bad value), nothing on stdout, status 64 — never a silently
+    /// changed value, never a whole echo of a huge argument.
+    func testEveryBadCommandLineIsOneShortLineAndStatus64() async throws {
+        let huge = String(repeating: "x", count: 120_000)
+        let cases: [[String]] = [
+            // Names that would be changed into another bus name are refused.
+            ["play", "--name", "a/b", "x.wav"], ["play", "--name", "a b", "x.wav"], ["play", "--name", "..", "x.wav"],
+            ["play", "--name", "é", "x.wav"], ["play", "--name", String(repeating: "n", count: 300), "x.wav"],
+            ["play", "--name", "1up", "x.wav"], ["play", "--name", "a.b", "x.wav"], ["play", "--name", "\u{1B}[31mred", "x.wav"],
+            // Only plain decimals from 0 to 1.
+            ["play", "--volume", "0x1p-1", "x.wav"], ["play", "--volume", "1e-400", "x.wav"], ["play", "--volume", "-0", "x.wav"],
+            ["play", "--volume", "nan", "x.wav"], ["play", "--volume", "inf", "x.wav"], ["play", "--volume", "+0.5", "x.wav"],
+            ["play", "--volume", "1.5", "x.wav"], ["play", "--volume", "0.5.5", "x.wav"], ["play", "--volume", ".", "x.wav"],
+            // Given twice.
+            ["play", "--shuffle", "--shuffle", "x.wav"], ["status", "--json", "--json"], ["--verbose", "--verbose"],
+            ["run", "--mix", "--mix", "--", "true"], ["run", "--name", "a", "--name=b", "--", "true"],
+            ["route", "--control", "a", "--control", "b"], ["play", "--device=null", "--device", "null", "x.wav"],
+            // Help takes nothing else.
+            ["help", "play", "extra"], ["--help", "extra"], ["play", "--help", "extra"], ["-h", "-h"], ["help", "nosuch"],
+            // Empty values.
+            ["play", "--device", "", "x.wav"], ["route", "use", ""], ["--control", ""], ["--control="], ["play", ""],
+            ["play", "--", ""], ["run", "--", ""], ["run", "--name", "", "--", "true"], ["silent", ""], ["help", ""], [""],
+            ["play", "--name=", "x.wav"], ["status", "--json="],
+            // Stray arguments and options.
+            ["status", "extra"], ["silent", "on", "extra"], ["route", "list", "extra"], ["play", "-v.wav"],
+            ["run", "--bogus", "--", "true"],
+            // Huge arguments are quoted as excerpts.
+            ["play", "--volume", huge, "x.wav"], [huge], ["play", "--" + huge, "x.wav"], ["silent", huge],
+            ["route", huge], ["run", "--category", huge, "--", "true"], ["play", "--device", huge + " x", "x.wav"],
+        ]
+        for arguments in cases {
+            let result = try await runIsolated(arguments)
+            let shown = arguments.map { $0.prefix(30) }
+            XCTAssertEqual(result.status, 64, "\(shown): \(result.stderr.prefix(300))")
+            XCTAssertEqual(result.stderr.split(separator: "\n", omittingEmptySubsequences: false).count, 2,
+                           "exactly one line for \(shown): \(result.stderr.prefix(300))")
+            XCTAssertLessThan(result.stderr.utf8.count, 200, "\(shown): \(result.stderr.prefix(300))")
+            XCTAssertFalse(result.stderr.contains("\u{1B}"), "no terminal escapes: \(shown)")
+            XCTAssertEqual(result.stdout, "", "\(shown)")
+        }
+    }
+
+    /// A flag set in the configuration and given again on the command line is no repetition: the
+    /// command line wins.
+    func testAConfiguredFlagGivenAgainIsNotTwice() async throws {
+        let home = try isolatedHome()
+        try "status.json = true\nplay.volume = 0.5\nplay.shuffle = true\n".write(toFile: home + "/config/mprisd/config",
+                                                                                  atomically: true, encoding: .utf8)
+        let status = try await runIsolated(["status", "--json"], home: home)
+        XCTAssertNotEqual(status.status, 64, status.stderr)
+        let play = try await runIsolated(["play", "--volume", "2", "--shuffle", "x.wav"], home: home)
+        XCTAssertEqual(play.status, 64)
+        XCTAssertTrue(play.stderr.hasPrefix("mprisd play: --volume takes a number from 0 to 1"), play.stderr)
+    }
+
+    /// A FIFO as the configuration file would block `open()` until a writer came: every command
+    /// returns promptly instead, saying in one line that it was ignored.
+    func testAFIFOAsTheConfigFileHangsNothing() async throws {
+        let home = try isolatedHome()
+        let config = home + "/config/mprisd/config"
+        XCTAssertEqual(mkfifo(config, 0o600), 0)
+        let commands: [([String], Int32)] = [(["status"], 1), (["status", "--json"], 1), (["play", "--help"], 0),
+                                             (["play", "--device", "null", "/nonexistent.wav"], 1), (["route", "list"], 0),
+                                             (["run", "--", "true"], 0), (["silent", "off"], 0)]
+        for (arguments, expected) in commands {
+            let started = ContinuousClock.now
+            let result = try await runIsolated(arguments, home: home, timeout: .seconds(10))
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "\(arguments) returned promptly")
+            XCTAssertEqual(result.status, expected, "\(arguments): \(result.stderr)")
+            if arguments != ["play", "--help"] {
+                let lines = result.stderr.split(separator: "\n").filter { $0.contains(config) }
+                XCTAssertEqual(lines, ["\(config): not a regular file; ignored"], "\(arguments): \(result.stderr)")
+            }
+        }
+    }
+
+    /// A broken configuration is reported briefly: at most 20 problems, then how many more, and a
+    /// binary file in one line — never its bytes.
+    func testABrokenConfigIsReportedBriefly() async throws {
+        let home = try isolatedHome()
+        let config = home + "/config/mprisd/config"
+        try (0..<500).map { "garbage line \($0)" }.joined(separator: "\n").write(toFile: config, atomically: true, encoding: .utf8)
+        let many = try await runIsolated(["silent", "off"], home: home)
+        XCTAssertEqual(many.status, 0, many.stderr)
+        let lines = many.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 21, many.stderr)
+        XCTAssertEqual(lines.last, "\(config): 480 more problems not shown")
+
+        var bytes = (0..<90_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        bytes[10] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: config))
+        let binary = try await runIsolated(["silent", "off"], home: home)
+        XCTAssertEqual(binary.stderr, "\(config): not UTF-8 text; ignored\n")
+    }
+
+    /// Standard output that cannot be written is an error, not a success with the output lost.
+    func testAnUnwritableOutputFails() async throws {
+        for arguments in [["--help"], ["play", "--help"], ["help", "config"], ["route", "list"], ["silent", "on"]] {
+            let result = try await runIsolated(["-c", "exec \"$0\" \"$@\" > /dev/full", try Repository.mprisd()] + arguments,
+                                               program: "/bin/sh")
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").last, "mprisd: cannot write the output: No space left on device",
+                           "\(arguments): \(result.stderr)")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A fresh home for configuration and state, with an empty `mprisd` configuration folder.
+    private func isolatedHome() throws -> String {
+        let home = NSTemporaryDirectory() + "mprisd-cli-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: home + "/config/mprisd", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home + "/state", withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: home) }
+        return home
+    }
+
+    /// Runs `mprisd ARGUMENTS` (or `program`) with its own configuration and state and no bus at all.
+    private func runIsolated(_ arguments: [String], home: String? = nil, program: String? = nil,
+                             timeout: Duration = .seconds(20)) async throws -> ProgramResult {
+        let home = try home ?? isolatedHome()
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": home, "XDG_CONFIG_HOME": home + "/config",
+                           "XDG_STATE_HOME": home + "/state", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
+                           "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent", "NO_COLOR": "1"]
+        return try await runProgram(try program ?? Repository.mprisd(), arguments, environment: environment, timeout: timeout)
     }
 }

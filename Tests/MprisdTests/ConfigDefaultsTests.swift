@@ -89,4 +89,25 @@ final class ConfigDefaultsTests: PlayerTestCase {
             XCTAssertTrue(config.stdout.contains(key), "help config lists \(key)")
         }
     }
+
+    /// Fifty thousand configured outputs (under the 1 MiB limit) are all read, and `play` starts
+    /// as fast as without them: every step from the file to the policy engine is linear.
+    func testFiftyThousandConfiguredOutputsAreReadAndPlayStartsPromptly() async throws {
+        let count = 50_000
+        let outputs = (0..<count).map { "output.o\(String($0, radix: 36))=null" }.joined(separator: "\n")
+        try writeConfig("play.device = null\nplay.name = many\n" + outputs + "\n")
+        let watcher = try connect()
+        let started = ContinuousClock.now
+        let player = try play([try track("a.wav", seconds: 1)])
+        try await waitUntil("the player appears", timeout: .seconds(20)) { try await self.hasName("many", on: watcher) }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "play started promptly")
+        let status = await player.waitForExit(timeout: .seconds(20))
+        XCTAssertEqual(status, 0, player.stderr)
+        XCTAssertFalse(player.stderr.contains("mprisd/config"), "every line was understood: \(player.stderr.prefix(300))")
+
+        let routes = try await runProgram(try Repository.mprisd(), ["route", "list"],
+                                          environment: bus.environment.merging(userDirectories) { _, mine in mine })
+        XCTAssertEqual(routes.status, 0, routes.stderr)
+        XCTAssertEqual(routes.stdout.split(separator: "\n").filter { $0.contains("ready (null)") }.count, count)
+    }
 }

@@ -7,9 +7,13 @@ extension PolicyEngine {
     /// Ports appeared (jack plugged, Bluetooth device connected). A port with a known id is replaced.
     /// Sessions that move to them get `newDeviceAvailable`: playback continues (G-HEADPHONES-IN).
     public mutating func connect(_ ports: [AudioPort]) -> [PolicyEffect] {
-        for port in ports {
-            conditions.availableOutputs.removeAll { $0.id == port.id }
-            conditions.availableInputs.removeAll { $0.id == port.id }
+        // A port connected again replaces its old entry and goes last; of ports given twice the
+        // last one counts. One pass over each list, so thousands of configured outputs stay cheap.
+        var last: [String: Int] = [:]
+        for (index, port) in ports.enumerated() { last[port.id] = index }
+        conditions.availableOutputs.removeAll { last[$0.id] != nil }
+        conditions.availableInputs.removeAll { last[$0.id] != nil }
+        for (index, port) in ports.enumerated() where last[port.id] == index {
             if port.type.isOutput { conditions.availableOutputs.append(port) }
             if port.type.isInput { conditions.availableInputs.append(port) }
         }

@@ -28,9 +28,11 @@ public struct ConfiguredOutput: Sendable, Hashable {
     /// The port types an output can be declared as.
     static let declarableTypes: [PortType] = [.lineOut, .usbAudio, .hdmi, .headphones, .speaker]
 
-    /// The outputs of `config`, in file order, and the problems of their lines.
+    /// The outputs of `config`, in file order, and the problems of their lines (at most
+    /// `ConfigFile.problemLimit` of them, then how many more).
     public static func outputs(in config: ConfigFile) -> (outputs: [ConfiguredOutput], problems: [String]) {
         var outputs: [ConfiguredOutput] = []
+        var declared: Set<String> = []
         var problems: [String] = []
         var names: [String: String] = [:]
         var types: [String: (ConfigFile.Entry, String)] = [:]
@@ -41,11 +43,11 @@ public struct ConfiguredOutput: Sendable, Hashable {
             } else if rest.hasSuffix(".type") {
                 types[String(rest.dropLast(".type".count))] = (entry, entry.value)
             } else if rest.isEmpty || rest.contains(".") {
-                problems.append(config.problem(entry, "'\(entry.key)': expected output.ID, output.ID.name or output.ID.type"))
+                problems.append(config.problem(entry, "\(Excerpt.quoted(entry.key)): expected output.ID, output.ID.name or output.ID.type"))
             } else if entry.value.isEmpty || entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
-                problems.append(config.problem(entry, "output.\(rest) needs one ALSA device name, got '\(entry.value)'"))
-            } else if outputs.contains(where: { $0.id == rest }) {
-                problems.append(config.problem(entry, "output \(rest) is declared twice; the first one counts"))
+                problems.append(config.problem(entry, "output.\(Excerpt.shown(rest)) needs one ALSA device name, got \(Excerpt.quoted(entry.value))"))
+            } else if !declared.insert(String(rest)).inserted {
+                problems.append(config.problem(entry, "output \(Excerpt.shown(rest)) is declared twice; the first one counts"))
             } else {
                 outputs.append(ConfiguredOutput(id: String(rest), pcm: entry.value))
             }
@@ -58,13 +60,13 @@ public struct ConfiguredOutput: Sendable, Hashable {
                     outputs[index].type = type
                 } else {
                     let allowed = declarableTypes.map(\.rawValue).joined(separator: ", ")
-                    problems.append(config.problem(entry, "output type '\(value)' is not one of \(allowed)"))
+                    problems.append(config.problem(entry, "output type \(Excerpt.quoted(value)) is not one of \(allowed)"))
                 }
             }
         }
         for (entry, _) in types.values.sorted(by: { $0.0.line < $1.0.line }) {
-            problems.append(config.problem(entry, "'\(entry.key)' names no declared output"))
+            problems.append(config.problem(entry, "\(Excerpt.quoted(entry.key)) names no declared output"))
         }
-        return (outputs, problems)
+        return (outputs, config.brief(problems))
     }
 }

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 
-/// A small text file of persisted state (silent mode, the route pick), read whole and replaced
-/// atomically: written to a temporary file beside it, flushed, then renamed over it, so a reader
-/// (or a crash) never sees half a value.
+/// A small text file of persisted state (silent mode, the route pick), read whole through
+/// `SettingsFile` (never blocking, never cut) and replaced atomically: written to a temporary file
+/// beside it, flushed, then renamed over it, so a reader (or a crash) never sees half a value.
 public struct StateFile: Sendable, Hashable {
     /// The file's path.
     public let path: String
@@ -30,22 +30,16 @@ public struct StateFile: Sendable, Hashable {
         return String(path[path.index(after: slash)...])
     }
 
-    /// The contents without surrounding white space; nil when the file does not exist or cannot be
-    /// read (a missing state file means "the default").
-    public func read() -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
-            bytes += chunk[0..<got]
+    /// The contents without surrounding white space; nil when the file does not exist or is not
+    /// a file to read (a missing state file means "the default"). A file that is there but refused
+    /// (`SettingsFile`) is reported through `report`, by default as one line on standard error.
+    public func read(report: (SettingsFileProblem) -> Void = { $0.report() }) -> String? {
+        do {
+            return try SettingsFile.read(path)?.trimmingWhiteSpace
+        } catch {
+            report(error)
+            return nil
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.trimmingWhiteSpace
     }
 
     /// Replaces the contents with `value` and a newline, atomically; creates the directory.

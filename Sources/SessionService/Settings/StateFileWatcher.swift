@@ -33,7 +33,10 @@ public final class StateFileWatcher: Sendable {
             close(inotifyFD)
             throw StateFileError(path: file.directory, operation: "watch", code: error.code)
         }
-        let loop = WatchLoop(file: file, inotifyFD: inotifyFD, stopEvent: stopEvent, onChange: onChange)
+        // Read here, not on the thread: a change made right after `init` returns must be one.
+        // Quiet: whoever started the watcher has read the file and reported what was wrong with it.
+        let initial = file.read(report: { _ in })
+        let loop = WatchLoop(file: file, initial: initial, inotifyFD: inotifyFD, stopEvent: stopEvent, onChange: onChange)
         do throws(PosixError) {
             thread = Mutex(try NamedThread.start(name: "state-watch") { loop.run() })
         } catch {
@@ -59,12 +62,14 @@ public final class StateFileWatcher: Sendable {
 /// The watcher thread's body.
 private final class WatchLoop: Sendable {
     let file: StateFile
+    let initial: String?
     let inotifyFD: Int32
     let stopEvent: WakeEvent
     let onChange: @Sendable (String?) -> Void
 
-    init(file: StateFile, inotifyFD: Int32, stopEvent: WakeEvent, onChange: @escaping @Sendable (String?) -> Void) {
+    init(file: StateFile, initial: String?, inotifyFD: Int32, stopEvent: WakeEvent, onChange: @escaping @Sendable (String?) -> Void) {
         self.file = file
+        self.initial = initial
         self.inotifyFD = inotifyFD
         self.stopEvent = stopEvent
         self.onChange = onChange
@@ -73,7 +78,7 @@ private final class WatchLoop: Sendable {
     func run() {
         var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
                    stopEvent.pollDescriptor]
-        var last = file.read()
+        var last = initial
         while true {
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
             if fds[1].revents != 0 { return }

@@ -1,5 +1,11 @@
+import SessionService
+
 /// A small, strict reader of command-line arguments: flags (`--name VALUE`, `--name=VALUE`,
 /// switches) and positional operands, with one-line errors for anything unexpected.
+///
+/// One rule for every command: whatever is not understood — an unknown flag, a flag given twice,
+/// an empty value, a stray operand — is a `UsageError`, one line quoting at most an `Excerpt` of
+/// the bad argument.
 ///
 /// In-house because no argument-parser package can be fetched here; it does only what the
 /// commands need.
@@ -12,9 +18,10 @@ struct Arguments {
 
     var isEmpty: Bool { remaining.isEmpty }
 
-    /// Removes and returns the next argument if it is not a flag.
-    mutating func popOperand() -> String? {
+    /// Removes and returns the next argument if it is not a flag; an empty one is refused.
+    mutating func popOperand() throws(UsageError) -> String? {
         guard let first = remaining.first, !first.hasPrefix("-") || first == "-" else { return nil }
+        guard !first.isEmpty else { throw UsageError("an argument is empty") }
         return remaining.removeFirst()
     }
 
@@ -28,28 +35,21 @@ struct Arguments {
     }
 
     /// Removes a switch; true if it was present.
-    mutating func popSwitch(_ name: String) -> Bool {
+    mutating func popSwitch(_ name: String) throws(UsageError) -> Bool {
         guard let index = flagIndex(name) else { return false }
         remaining.remove(at: index)
+        if flagIndex(name) != nil { throw UsageError("\(name) given twice") }
         return true
     }
 
-    /// Removes `--name VALUE` or `--name=VALUE` and returns the value.
-    mutating func popValue(_ name: String) throws(UsageError) -> String? {
-        for (index, argument) in remaining.enumerated() {
-            if argument == "--" { break }
-            if argument == name {
-                guard index + 1 < remaining.count else { throw UsageError("\(name) needs a value") }
-                let value = remaining[index + 1]
-                remaining.removeSubrange(index...(index + 1))
-                return value
-            }
-            if argument.hasPrefix(name + "=") {
-                remaining.remove(at: index)
-                return String(argument.dropFirst(name.count + 1))
-            }
-        }
-        return nil
+    /// Removes `--name VALUE` or `--name=VALUE` and returns the value, which must not be empty
+    /// and must pass `rule` (which returns why a value is bad, as in "takes …, not 'x'").
+    mutating func popValue(_ name: String, rule: (String) -> String? = { _ in nil }) throws(UsageError) -> String? {
+        guard let value = try takeValue(name) else { return nil }
+        if valueIndex(name) != nil { throw UsageError("\(name) given twice") }
+        guard !value.isEmpty else { throw UsageError("\(name) needs a value, not an empty one") }
+        if let reason = rule(value) { throw UsageError("\(name) \(reason)") }
+        return value
     }
 
     /// Removes `--` and returns everything after it.
@@ -63,8 +63,31 @@ struct Arguments {
     /// Fails on whatever was not consumed.
     func expectEnd() throws(UsageError) {
         if let first = remaining.first {
-            throw UsageError(first.hasPrefix("-") ? "unknown option '\(first)'" : "unexpected argument '\(first)'")
+            let shown = Excerpt.quoted(first)
+            throw UsageError(first.hasPrefix("-") ? "unknown option \(shown)" : "unexpected argument \(shown)")
         }
+    }
+
+    private mutating func takeValue(_ name: String) throws(UsageError) -> String? {
+        guard let index = valueIndex(name) else { return nil }
+        let argument = remaining[index]
+        if argument == name {
+            guard index + 1 < remaining.count else { throw UsageError("\(name) needs a value") }
+            let value = remaining[index + 1]
+            remaining.removeSubrange(index...(index + 1))
+            return value
+        }
+        remaining.remove(at: index)
+        return String(argument.dropFirst(name.count + 1))
+    }
+
+    /// Where `--name` or `--name=…` is, before any `--`.
+    private func valueIndex(_ name: String) -> Int? {
+        for (index, argument) in remaining.enumerated() {
+            if argument == "--" { return nil }
+            if argument == name || argument.hasPrefix(name + "=") { return index }
+        }
+        return nil
     }
 
     private func flagIndex(_ name: String) -> Int? {

@@ -43,12 +43,12 @@ enum Defaults {
     }
 
     static let keys: [Key] = [
-        Key(command: "daemon", flag: "--control", kind: .value(placeholder: "CTL", check: deviceName)),
+        Key(command: "daemon", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
         Key(command: "daemon", flag: "--verbose", kind: .toggle),
-        Key(command: "play", flag: "--device", kind: .value(placeholder: "PCM", check: deviceName)),
-        Key(command: "play", flag: "--control", kind: .value(placeholder: "CTL", check: deviceName)),
-        Key(command: "play", flag: "--name", kind: .value(placeholder: "NAME", check: busNameSuffix)),
-        Key(command: "play", flag: "--volume", kind: .value(placeholder: "0 to 1", check: volume)),
+        Key(command: "play", flag: "--device", kind: .value(placeholder: "PCM", check: ValueRules.device)),
+        Key(command: "play", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
+        Key(command: "play", flag: "--name", kind: .value(placeholder: "NAME", check: ValueRules.playerName)),
+        Key(command: "play", flag: "--volume", kind: .value(placeholder: "0 to 1", check: ValueRules.volume)),
         Key(command: "play", flag: "--loop", kind: choice(LoopMode.allCases.map(\.rawValue))),
         Key(command: "play", flag: "--shuffle", kind: .toggle),
         Key(command: "run", flag: "--category", kind: choice(Commands.categories, placeholder: "CATEGORY")),
@@ -59,7 +59,7 @@ enum Defaults {
         Key(command: "run", flag: "--notify-others", kind: .toggle),
         Key(command: "run", flag: "--verbose", kind: .toggle),
         Key(command: "status", flag: "--json", kind: .toggle),
-        Key(command: "route", flag: "--control", kind: .value(placeholder: "CTL", check: deviceName)),
+        Key(command: "route", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
     ]
 
     /// The valid defaults of a configuration file, by key name.
@@ -77,7 +77,7 @@ enum Defaults {
         var lines: [String: Int] = [:]
         for entry in config.entries where !entry.key.hasPrefix("output.") {
             guard let key = keys.first(where: { $0.name == entry.key }) else {
-                problems.append((entry.line, config.problem(entry, "unknown setting '\(entry.key)' (mprisd help config lists them)")))
+                problems.append((entry.line, config.problem(entry, "unknown setting \(Excerpt.quoted(entry.key)) (mprisd help config lists them)")))
                 continue
             }
             if let first = lines[key.name] {
@@ -93,7 +93,7 @@ enum Defaults {
                 values.byName[key.name] = entry.value
             case .toggle:
                 guard let on = boolean(entry.value) else {
-                    problems.append((entry.line, config.problem(entry, "\(key.name) takes true or false, not '\(entry.value)'")))
+                    problems.append((entry.line, config.problem(entry, "\(key.name) takes true or false, not \(Excerpt.quoted(entry.value))")))
                     continue
                 }
                 values.byName[key.name] = on ? "true" : "false"
@@ -102,7 +102,7 @@ enum Defaults {
         }
         // The parser's own problems carry their line numbers in the text; keep everything in file order.
         let syntax = config.problems.map { (line: lineNumber(of: $0, path: config.path), text: $0) }
-        values.problems = (problems + syntax).sorted { $0.line < $1.line }.map(\.text)
+        values.problems = config.brief((problems + syntax).sorted { $0.line < $1.line }.map(\.text))
         return values
     }
 
@@ -212,23 +212,10 @@ enum Defaults {
         }
     }
 
-    private static func deviceName(_ text: String) -> String? {
-        text.isEmpty || text.contains(where: { $0 == " " || $0 == "\t" }) ? "expected one device name, got '\(text)'" : nil
-    }
-
-    private static func busNameSuffix(_ text: String) -> String? {
-        text.isEmpty ? "needs a non-empty name" : nil
-    }
-
-    private static func volume(_ text: String) -> String? {
-        guard let value = Double(text), (0...1).contains(value) else { return "takes a number from 0 to 1, not '\(text)'" }
-        return nil
-    }
-
     /// One of `allowed`, shown as `a|b|c` unless a `placeholder` reads better.
     private static func choice(_ allowed: [String], placeholder: String? = nil) -> Key.Kind {
         .value(placeholder: placeholder ?? allowed.joined(separator: "|")) { text in
-            allowed.contains(text) ? nil : "'\(text)' is not one of \(allowed.joined(separator: ", "))"
+            allowed.contains(text) ? nil : "\(Excerpt.quoted(text)) is not one of \(allowed.joined(separator: ", "))"
         }
     }
 

@@ -19,8 +19,8 @@ extension Commands {
             """,
         run: { arguments in
             var options = DaemonOptions()
-            options.control = try arguments.popValue("--control")
-            options.verbose = arguments.popSwitch("--verbose")
+            options.control = try arguments.popValue("--control", rule: ValueRules.device)
+            options.verbose = try arguments.popSwitch("--verbose")
             try arguments.expectEnd()
             return PolicyDaemon.run(options)
         })

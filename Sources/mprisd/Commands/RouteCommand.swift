@@ -26,18 +26,18 @@ extension Commands {
               -h, --help     show this help
             """,
         run: { arguments in
-            let control = try arguments.popValue("--control")
-            let action = arguments.popOperand() ?? "list"
+            let control = try arguments.popValue("--control", rule: ValueRules.device)
+            let action = try arguments.popOperand() ?? "list"
             switch action {
             case "list":
                 try arguments.expectEnd()
                 return listRoutes(control: control)
             case "use":
-                guard let id = arguments.popOperand() else { throw UsageError("route use needs an output ID (or auto)") }
+                guard let id = try arguments.popOperand() else { throw UsageError("route use needs an output ID (or auto)") }
                 try arguments.expectEnd()
                 return useRoute(id, control: control)
             default:
-                throw UsageError("route takes 'list' or 'use ID', not '\(action)'")
+                throw UsageError("route takes 'list' or 'use ID', not \(Excerpt.quoted(action))")
             }
         })
 
@@ -67,7 +67,7 @@ extension Commands {
             let inventory = OutputInventory.gather(control: control)
             guard inventory.contains(pick) else {
                 let known = inventory.entries.map(\.port.id).joined(separator: ", ")
-                Output.error("mprisd route: no output '\(pick)' (outputs: \(known), or auto)")
+                Output.error("mprisd route: no output \(Excerpt.quoted(pick)) (outputs: \(known), or auto)")
                 return ExitStatus.failure
             }
         }

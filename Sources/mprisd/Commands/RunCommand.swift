@@ -1,4 +1,5 @@
 import SessionCore
+import SessionService
 
 extension Commands {
     static let categories = ["ambient", "soloAmbient", "playback", "record", "playAndRecord",
@@ -32,30 +33,31 @@ extension Commands {
               mprisd run --category playAndRecord --mode voiceChat --notify-others -- linphone
             """,
         run: { arguments in
-            guard let command = arguments.popAfterDoubleDash(), !command.isEmpty else {
+            guard let command = arguments.popAfterDoubleDash(), let program = command.first, !program.isEmpty else {
                 throw UsageError("run needs a program after --")
             }
             var category = SessionCategory.playback
             if let name = try arguments.popValue("--category") {
                 guard let parsed = SessionCategory(rawValue: name) else {
-                    throw UsageError("unknown category '\(name)' (one of: \(categories.joined(separator: ", ")))")
+                    throw UsageError("unknown category \(Excerpt.quoted(name)) (one of: \(categories.joined(separator: ", ")))")
                 }
                 category = parsed
             }
             var mode = SessionMode.default
             if let name = try arguments.popValue("--mode") {
                 guard let parsed = SessionMode(rawValue: name) else {
-                    throw UsageError("unknown mode '\(name)' (one of: \(modes.joined(separator: ", ")))")
+                    throw UsageError("unknown mode \(Excerpt.quoted(name)) (one of: \(modes.joined(separator: ", ")))")
                 }
                 mode = parsed
             }
             var options = SessionOptions()
-            if arguments.popSwitch("--mix") { options.insert(.mixWithOthers) }
-            if arguments.popSwitch("--duck") { options.insert(.duckOthers) }
-            if arguments.popSwitch("--interrupt-spoken") { options.insert(.interruptSpokenAudioAndMixWithOthers) }
-            let notifyOthers = arguments.popSwitch("--notify-others")
-            let verbose = arguments.popSwitch("--verbose")
-            let name = try arguments.popValue("--name") ?? command[0].split(separator: "/").last.map(String.init) ?? command[0]
+            if try arguments.popSwitch("--mix") { options.insert(.mixWithOthers) }
+            if try arguments.popSwitch("--duck") { options.insert(.duckOthers) }
+            if try arguments.popSwitch("--interrupt-spoken") { options.insert(.interruptSpokenAudioAndMixWithOthers) }
+            let notifyOthers = try arguments.popSwitch("--notify-others")
+            let verbose = try arguments.popSwitch("--verbose")
+            let name = try arguments.popValue("--name", rule: ValueRules.sessionName)
+                ?? program.split(separator: "/").last.map(String.init) ?? program
             try arguments.expectEnd()
             let configuration = SessionConfiguration(category, mode: mode, options: options)
             do {

@@ -15,7 +15,7 @@ extension Commands {
               -h, --help  show this help
             """,
         run: { arguments in
-            let json = arguments.popSwitch("--json")
+            let json = try arguments.popSwitch("--json")
             try arguments.expectEnd()
             return StatusProgram.run(json: json)
         })
@@ -34,9 +34,9 @@ extension Commands {
               -h, --help  show this help
             """,
         run: { arguments in
-            guard let state = arguments.popOperand() else { throw UsageError("silent needs 'on' or 'off'") }
+            guard let state = try arguments.popOperand() else { throw UsageError("silent needs 'on' or 'off'") }
             guard state == "on" || state == "off" else {
-                throw UsageError("silent takes 'on' or 'off', not '\(state)'")
+                throw UsageError("silent takes 'on' or 'off', not \(Excerpt.quoted(state))")
             }
             try arguments.expectEnd()
             do {

@@ -3,10 +3,11 @@ import CLinux
 import Glibc
 #endif
 
-/// The program `mprisd run` wraps: spawned with `posix_spawnp` (searching `PATH`), sharing the
-/// terminal, stdin/stdout/stderr and process group, with an empty signal mask; waited for on a
-/// `signalfd` together with SIGINT/SIGTERM/SIGHUP, which are passed on to it (a Ctrl-C reaches it
-/// from the terminal anyway). No polling: the main thread sleeps until the child ends.
+/// The program `mprisd run` wraps: forked and executed (searching `PATH`), tied to our life by a
+/// parent-death signal, sharing the terminal, stdin/stdout/stderr and process group, with an
+/// empty signal mask; waited for on a `signalfd` together with SIGINT/SIGTERM/SIGHUP, which are
+/// passed on to it (a Ctrl-C reaches it from the terminal anyway). No polling: the main thread
+/// sleeps until the child ends.
 struct ChildProgram {
     let pid: pid_t
     private let signals: Int32
@@ -25,28 +26,35 @@ struct ChildProgram {
     }
 
     /// Starts `command` (`command[0]` looked up in `PATH`); `signals` comes from `takeSignals`
-    /// and is closed by `wait`.
+    /// and is closed by `wait`. Call it on the main thread: the child is tied to the thread that
+    /// forks it (`clinux_spawn_tied`) and gets SIGTERM if `mprisd run` dies, even of SIGKILL, so
+    /// that no program is left running outside the session it was given.
     /// - Throws: a message naming the program when it cannot be started.
     init(_ command: [String], signals: Int32) throws(RunError) {
         self.signals = signals
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
         var defaults = sigset_t()
         sigemptyset(&defaults)
         for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
+        // The child reports a failed exec through this pipe; a successful exec closes it.
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else {
+            throw RunError("cannot run \(command[0]): \(String(cString: strerror(errno)))")
+        }
+        defer { close(pipeEnds[0]) }
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        var child = pid_t()
-        let code = posix_spawnp(&child, command[0], nil, &attributes, &argv, environ)
-        guard code == 0 else {
+        let child = clinux_spawn_tied(command[0], &argv, environ, &defaults, SIGTERM, pipeEnds[1])
+        let forkError = errno
+        close(pipeEnds[1])
+        guard child > 0 else {
+            throw RunError("cannot run \(command[0]): \(String(cString: strerror(forkError)))")
+        }
+        var code: Int32 = 0
+        var got: Int
+        repeat { got = read(pipeEnds[0], &code, MemoryLayout<Int32>.size) } while got < 0 && errno == EINTR
+        guard got <= 0 else {
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
             throw RunError("cannot run \(command[0]): \(String(cString: strerror(code)))")
         }
         pid = child

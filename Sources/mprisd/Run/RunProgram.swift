@@ -54,6 +54,11 @@ private struct SessionLink {
             return nil
         }
         _ = SessionBroker.startDaemonIfNeeded(connection)
+        guard DaemonProbe.answers(connection) else {
+            Output.error("mprisd run: the policy daemon (\(AudioPolicyNames.busName)) does not answer within \(DaemonProbe.patience); running \(program) without an audio session")
+            connection.close()
+            return nil
+        }
         do {
             let client = try PolicyClient(connection: connection)
             let session = try client.register(request.configuration, name: request.name)
