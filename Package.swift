@@ -2,7 +2,7 @@
 // mprisd — audio sessions and media remote control for Linux.
 //
 // Dependencies point one way:
-//   mprisd → Player → SessionService, RemoteControl
+//   mprisd → Player → SessionService → RemoteControl (for the MPRIS names of foreign players)
 //   SessionService → AudioDevices, DBus, SessionCore;  RemoteControl → DBus, SessionCore
 //   AudioDevices → SessionCore;  DBus, AudioDevices, SessionService, Player, RemoteControl, mprisd → Posix
 //   Posix, DBus, AudioDevices → C modules (Player and mprisd also CLinux, for signalfd)
@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore", "Posix"],
                 swiftSettings: strict),
-        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
+        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "AudioDevices", "RemoteControl", "Posix"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "Posix", "CLinux"],
                 swiftSettings: strict),

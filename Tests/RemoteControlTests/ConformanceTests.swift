@@ -85,7 +85,7 @@ final class ConformanceTests: EndpointTestCase {
         let box = ValueBox<[String: DBusValue]?>(nil)
         let watch = try await client.watchNameOwner(Self.name) { owner in
             guard let owner else { return }
-            client.call(.methodCall(destination: owner, path: MPRISEndpoint.objectPath,
+            client.call(.methodCall(destination: owner, path: MPRISNames.objectPath,
                                     interface: "org.freedesktop.DBus.Properties", member: "GetAll",
                                     body: [.string("org.mpris.MediaPlayer2.Player")])) { result in
                 guard case .success(let reply) = result,

@@ -88,7 +88,7 @@ final class PropertiesChangedTests: EndpointTestCase {
     }
 
     private func metadata(_ client: Connection, _ destination: String) async throws -> DBusValue? {
-        try await client.call(destination: destination, path: MPRISEndpoint.objectPath,
+        try await client.call(destination: destination, path: MPRISNames.objectPath,
                               interface: "org.freedesktop.DBus.Properties", member: "Get",
                               [.string("org.mpris.MediaPlayer2.Player"), .string("Metadata")]).first
     }

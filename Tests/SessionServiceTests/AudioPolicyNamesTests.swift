@@ -8,6 +8,6 @@ final class AudioPolicyNamesTests: XCTestCase {
         XCTAssertTrue(NameSyntax.isInterfaceName(AudioPolicyNames.interface))
         XCTAssertTrue(NameSyntax.isInterfaceName(AudioPolicyNames.sessionInterface))
         XCTAssertEqual(try AudioPolicyNames.sessionPath(7).rawValue, "/org/mprisd/AudioPolicy/session/7")
-        XCTAssertTrue(try AudioPolicyNames.sessionPath(7).isDescendant(of: try ObjectPath(AudioPolicyNames.objectPath)))
+        XCTAssertTrue(try AudioPolicyNames.sessionPath(7).isDescendant(of: AudioPolicyNames.objectPath))
     }
 }

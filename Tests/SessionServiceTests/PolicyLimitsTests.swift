@@ -13,7 +13,7 @@ final class PolicyLimitsTests: PolicyTestCase {
     /// `Register` with a `name`, sent raw on `connection`.
     private func register(on connection: Connection, name: String) throws -> ObjectPath {
         let reply = try connection.callAndWait(.methodCall(
-            destination: AudioPolicyNames.busName, path: try ObjectPath(AudioPolicyNames.objectPath),
+            destination: AudioPolicyNames.busName, path: AudioPolicyNames.objectPath,
             interface: AudioPolicyNames.interface, member: "Register",
             body: [.dictionary(key: .string, value: .variant, [
                 DictionaryEntry(.string("category"), .variant(.string("ambient"))),
@@ -68,7 +68,7 @@ final class PolicyLimitsTests: PolicyTestCase {
         }
         assertLimitsExceeded {
             _ = try client.callAndWait(.methodCall(
-                destination: AudioPolicyNames.busName, path: try ObjectPath(AudioPolicyNames.objectPath),
+                destination: AudioPolicyNames.busName, path: AudioPolicyNames.objectPath,
                 interface: AudioPolicyNames.interface, member: "SetRouteOverride",
                 body: [.string(String(repeating: "p", count: 300))]))
         }

@@ -9,7 +9,7 @@ import XCTest
 final class PolicyMalformedCallTests: PolicyTestCase {
     func testMalformedConfigurationsAreRefusedAndTheDaemonAnswersOn() async throws {
         _ = try startDaemon()
-        let policy = [AudioPolicyNames.objectPath, AudioPolicyNames.interface]
+        let policy = [AudioPolicyNames.objectPath.rawValue, AudioPolicyNames.interface]
         let cases: [(arguments: [String], expected: String)] = [
             (["Register", "a{sv}", "1", "category", "s", "nope"], "category: unknown category 'nope'"),
             (["Register", "a{sv}", "1", "mode", "s", "loud"], "mode: unknown mode 'loud'"),

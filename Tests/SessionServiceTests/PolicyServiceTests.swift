@@ -41,13 +41,13 @@ final class PolicyServiceTests: PolicyTestCase {
     func testSessionsAreNumberedInOrderAndNeverReused() async throws {
         let daemon = try startDaemon()
         let (first, _) = try playbackSession("first")
-        XCTAssertEqual(first.path?.rawValue, AudioPolicyNames.objectPath + "/session/1")
+        XCTAssertEqual(first.path?.rawValue, AudioPolicyNames.objectPath.rawValue + "/session/1")
         first.unregister()
         try await daemon.log.wait(forLine: "session 1 (first, \(first.client.connection.uniqueName)) removed")
         let (music, _) = try playbackSession("music")
         let (call, _) = try playbackSession("call")
-        XCTAssertEqual(music.path?.rawValue, AudioPolicyNames.objectPath + "/session/2")
-        XCTAssertEqual(call.path?.rawValue, AudioPolicyNames.objectPath + "/session/3")
+        XCTAssertEqual(music.path?.rawValue, AudioPolicyNames.objectPath.rawValue + "/session/2")
+        XCTAssertEqual(call.path?.rawValue, AudioPolicyNames.objectPath.rawValue + "/session/3")
         XCTAssertEqual(try status().sessions.map(\.id), [2, 3])
         try music.activate()
         try call.activate()
@@ -150,7 +150,7 @@ final class PolicyServiceTests: PolicyTestCase {
         // A reply from the daemon comes after every signal it sent before: if the bus had routed
         // one of them to the onlooker, it would be recorded by now.
         _ = try onlooker.callAndWait(.methodCall(destination: AudioPolicyNames.busName,
-                                                 path: try ObjectPath(AudioPolicyNames.objectPath),
+                                                 path: AudioPolicyNames.objectPath,
                                                  interface: AudioPolicyNames.interface, member: "GetStatus", body: []))
         let sessionSignals = seen.elements.filter { $0.interface == AudioPolicyNames.sessionInterface }
         XCTAssertEqual(sessionSignals.map { $0.member ?? "" }, [])
@@ -183,7 +183,7 @@ final class PolicyServiceTests: PolicyTestCase {
 
         // The JSON has sorted keys and leaves out the automatic route override.
         let raw = try await tool("gdbus", ["call", "--session", "--dest", AudioPolicyNames.busName, "--object-path",
-                                           AudioPolicyNames.objectPath, "--method",
+                                           AudioPolicyNames.objectPath.rawValue, "--method",
                                            AudioPolicyNames.interface + ".GetStatus"])
         XCTAssertEqual(raw.status, 0, raw.stderr)
         XCTAssertTrue(raw.stdout.contains(#""locked":false,"outputVolume":0.5,"players""#), raw.stdout)
@@ -201,12 +201,12 @@ final class PolicyServiceTests: PolicyTestCase {
             XCTAssertEqual($0 as? SessionError, .badParam(.optionNotAllowed(option: .duckOthers, category: .soloAmbient)))
         }
         // And by the daemon for anyone who does not check.
-        let refused = try await busctl([AudioPolicyNames.objectPath, AudioPolicyNames.interface, "Register",
+        let refused = try await busctl([AudioPolicyNames.objectPath.rawValue, AudioPolicyNames.interface, "Register",
                                         "a{sv}", "2", "category", "s", "soloAmbient", "options", "as", "1", "duckOthers"])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue(refused.stderr.contains("does not fit category soloAmbient"), refused.stderr)
         let named = try await tool("gdbus", ["call", "--session", "--dest", AudioPolicyNames.busName, "--object-path",
-                                             AudioPolicyNames.objectPath, "--method", AudioPolicyNames.interface + ".Register",
+                                             AudioPolicyNames.objectPath.rawValue, "--method", AudioPolicyNames.interface + ".Register",
                                              "{'category': <'soloAmbient'>, 'options': <['duckOthers']>}"])
         XCTAssertTrue(named.stderr.contains("org.mprisd.AudioPolicy1.Error.BadParam"), named.stderr)
     }

@@ -65,7 +65,7 @@ class PolicyTestCase: BusTestCase {
     /// The daemon's status document, read by a fresh connection.
     func status() throws -> PolicyStatus {
         let reply = try connect().callAndWait(.methodCall(destination: AudioPolicyNames.busName,
-                                                         path: try ObjectPath(AudioPolicyNames.objectPath),
+                                                         path: AudioPolicyNames.objectPath,
                                                          interface: AudioPolicyNames.interface,
                                                          member: "GetStatus", body: []), timeout: .seconds(5))
         guard case .string(let json)? = reply.body.first else { throw TestSupportError("GetStatus: \(reply.body)") }

@@ -120,7 +120,7 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
             return DBUS_HANDLER_RESULT_HANDLED
         case CDBUS_MESSAGE_TYPE_SIGNAL:
             let signal = Message(libdbusMessage: message, reusing: &headerStrings)
-            if signal.interface == "org.freedesktop.DBus.Local", signal.member == "Disconnected" {
+            if signal.interface == StandardInterfaceName.local, signal.member == "Disconnected" {
                 events.publish(.disconnected)
                 loop.stop()
                 return DBUS_HANDLER_RESULT_HANDLED
@@ -184,11 +184,4 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
         loop.afterWork = {}
         loop.onStop = {}
     }
-}
-
-/// Names of the bus daemon itself.
-enum BusDaemon {
-    static let name = "org.freedesktop.DBus"
-    static let path = ObjectPath(trusted: "/org/freedesktop/DBus")
-    static let interface = "org.freedesktop.DBus"
 }

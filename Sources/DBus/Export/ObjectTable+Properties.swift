@@ -63,7 +63,7 @@ extension ObjectTable {
                 answer.fail(.failed(String(describing: error)))
             }
         default:
-            answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterface.properties) has no method \(member)"))
+            answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterfaceName.properties) has no method \(member)"))
         }
     }
 
@@ -121,7 +121,7 @@ extension ObjectTable {
         }
         objects[path] = object
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let signal = Message.signal(path: path, interface: StandardInterface.properties,
+        let signal = Message.signal(path: path, interface: StandardInterfaceName.properties,
                                     member: "PropertiesChanged", body: [
                                         .string(interfaceName),
                                         .dictionary(key: .string, value: .variant, changed),

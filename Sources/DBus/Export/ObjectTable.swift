@@ -37,17 +37,17 @@ final class ObjectTable {
         guard let path = call.path, let member = call.member else {
             return answer.fail(DBusError(DBusError.Name.unknownMethod, "call without path or member"))
         }
-        if call.interface == StandardInterface.peer || (call.interface == nil && member == "Ping") {
+        if call.interface == StandardInterfaceName.peer || (call.interface == nil && member == "Ping") {
             return answerPeer(member, answer)
         }
-        if call.interface == StandardInterface.introspectable
+        if call.interface == StandardInterfaceName.introspectable
             || (call.interface == nil && member == "Introspect" && objects[path] == nil) {
             return answerIntrospect(path, member, answer)
         }
         guard let object = objects[path] else {
             return answer.fail(DBusError(DBusError.Name.unknownObject, "no object at path \(path)"))
         }
-        if call.interface == StandardInterface.properties {
+        if call.interface == StandardInterfaceName.properties {
             return answerProperties(path, object, member, answer)
         }
         let method: Method
@@ -87,7 +87,7 @@ final class ObjectTable {
 
     private func answerPeer(_ member: String, _ answer: Answer) {
         guard answer.call.body.isEmpty else {
-            return answer.fail(.invalidArgs("\(StandardInterface.peer).\(member) takes no arguments"))
+            return answer.fail(.invalidArgs("\(StandardInterfaceName.peer).\(member) takes no arguments"))
         }
         switch member {
         case "Ping":
@@ -99,14 +99,14 @@ final class ObjectTable {
             defer { dbus_free(id) }
             answer.reply([.string(String(cString: id))])
         default:
-            answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterface.peer) has no method \(member)"))
+            answer.fail(DBusError(DBusError.Name.unknownMethod, "\(StandardInterfaceName.peer) has no method \(member)"))
         }
     }
 
     private func answerIntrospect(_ path: ObjectPath, _ member: String, _ answer: Answer) {
         guard member == "Introspect" else {
             return answer.fail(DBusError(DBusError.Name.unknownMethod,
-                                         "\(StandardInterface.introspectable) has no method \(member)"))
+                                         "\(StandardInterfaceName.introspectable) has no method \(member)"))
         }
         guard answer.call.body.isEmpty else { return answer.fail(.invalidArgs("Introspect takes no arguments")) }
         let children = childNames(of: path)
@@ -115,7 +115,7 @@ final class ObjectTable {
             return answer.fail(DBusError(DBusError.Name.unknownObject, "no object at path \(path)"))
         }
         var interfaces = StandardInterface.declarations
-        if object == nil { interfaces.removeAll { $0.name == StandardInterface.properties } }
+        if object == nil { interfaces.removeAll { $0.name == StandardInterfaceName.properties } }
         interfaces += object?.interfaces ?? []
         answer.reply([.string(Introspection.xml(interfaces: interfaces, children: children))])
     }

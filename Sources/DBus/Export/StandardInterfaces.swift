@@ -1,22 +1,18 @@
-/// Names of the interfaces every exported object answers without being told.
+/// The interfaces every exported object answers without being told.
 enum StandardInterface {
-    static let introspectable = "org.freedesktop.DBus.Introspectable"
-    static let properties = "org.freedesktop.DBus.Properties"
-    static let peer = "org.freedesktop.DBus.Peer"
-
     /// Their declarations, for introspection. Handlers are never called: `ObjectTable` answers
     /// these members itself.
     static let declarations: [Interface] = {
         let unused: Method.Handler = .immediate { _ in [] }
         return [
-            Interface(peer, methods: [
+            Interface(StandardInterfaceName.peer, methods: [
                 Method("Ping", handler: unused),
                 Method("GetMachineId", outputs: [Argument("machine_uuid", .string)], handler: unused),
             ]),
-            Interface(introspectable, methods: [
+            Interface(StandardInterfaceName.introspectable, methods: [
                 Method("Introspect", outputs: [Argument("xml_data", .string)], handler: unused),
             ]),
-            Interface(properties, methods: [
+            Interface(StandardInterfaceName.properties, methods: [
                 Method("Get", inputs: [Argument("interface_name", .string), Argument("property_name", .string)],
                        outputs: [Argument("value", .variant)], handler: unused),
                 Method("GetAll", inputs: [Argument("interface_name", .string)],

@@ -13,8 +13,20 @@ public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertibl
         throw DBusError.invalidArgs("'\(rawValue)' is not an object path: \(problem)")
     }
 
+    /// A path written in the source, such as `ObjectPath(trusted: "/org/mpris/MediaPlayer2")`:
+    /// names a program declares once need no `try` at every use. Only for compile-time literals —
+    /// a path from outside goes through the throwing initializer. An invalid literal is a
+    /// programming error and stops the program the first time it is built.
+    public init(trusted literal: StaticString) {
+        let text = literal.description
+        if let problem = ObjectPath.problem(in: text) {
+            preconditionFailure("'\(text)' is not an object path: \(problem)")
+        }
+        self.rawValue = text
+    }
+
     /// For values already validated (by libdbus on receipt, or by this type).
-    init(trusted rawValue: String) {
+    init(validated rawValue: String) {
         self.rawValue = rawValue
     }
 
@@ -32,6 +44,12 @@ public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// `self` with one more element; throws if `element` is not a valid path element.
     public func appending(_ element: String) throws(DBusError) -> ObjectPath {
         try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+    }
+
+    /// The path one element up (`/a/b` → `/a`, `/a` → `/`); nil for `/`.
+    public var parent: ObjectPath? {
+        guard rawValue != "/" else { return nil }
+        return ObjectPath(validated: "/" + elements.dropLast().joined(separator: "/"))
     }
 
     /// Whether `self` lies strictly below `ancestor`.

@@ -100,7 +100,7 @@ extension Message {
         replySerial = dbus_message_get_reply_serial(raw)
         sender = strings.sender(dbus_message_get_sender(raw))
         destination = strings.destination(dbus_message_get_destination(raw))
-        path = strings.path(dbus_message_get_path(raw)).map { ObjectPath(trusted: $0) }
+        path = strings.path(dbus_message_get_path(raw)).map { ObjectPath(validated: $0) }
         interface = strings.interface(dbus_message_get_interface(raw))
         member = strings.member(dbus_message_get_member(raw))
         errorName = dbus_message_get_error_name(raw).map { String(cString: $0) }

@@ -30,7 +30,7 @@ enum Unmarshal {
         case CDBUS_TYPE_UINT64: return .uint64(basic(&iter, 0))
         case CDBUS_TYPE_DOUBLE: return .double(basic(&iter, 0.0))
         case CDBUS_TYPE_STRING: return .string(string(&iter))
-        case CDBUS_TYPE_OBJECT_PATH: return .objectPath(ObjectPath(trusted: string(&iter)))
+        case CDBUS_TYPE_OBJECT_PATH: return .objectPath(ObjectPath(validated: string(&iter)))
         case CDBUS_TYPE_SIGNATURE:
             return (try? Signature(parsing: string(&iter))).map { .signature($0) }
         case CDBUS_TYPE_UNIX_FD:

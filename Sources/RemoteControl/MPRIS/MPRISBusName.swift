@@ -4,8 +4,6 @@
 /// The instance suffix is `instance<pid>`: a bus-name element must not start with a digit, and
 /// playerctl's `-p app` still matches `app.instance…`.
 public struct MPRISBusName: Sendable, Hashable, CustomStringConvertible {
-    public static let prefix = "org.mpris.MediaPlayer2."
-
     /// The application part, reduced to characters a bus-name element allows.
     public let application: String
 
@@ -23,7 +21,7 @@ public struct MPRISBusName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `org.mpris.MediaPlayer2.<application>`.
-    public var primary: String { Self.prefix + application }
+    public var primary: String { MPRISNames.busNamePrefix + application }
 
     /// The name to use when `primary` is taken: `org.mpris.MediaPlayer2.<application>.instance<pid>`.
     public func instance(pid: Int32) -> String { primary + ".instance\(pid)" }

@@ -36,8 +36,5 @@ public struct MPRISConfiguration: Sendable, Hashable {
     }
 
     /// `/org/mprisd/track`.
-    public static let defaultTrackPathPrefix: ObjectPath = {
-        // A literal that is a valid path: the failure branch cannot be taken.
-        (try? ObjectPath("/org/mprisd/track")) ?? .root
-    }()
+    public static let defaultTrackPathPrefix = ObjectPath(trusted: "/org/mprisd/track")
 }

@@ -56,7 +56,7 @@ extension MPRISEndpoint {
         if let entry = configuration.desktopEntry {
             properties.append(Property("DesktopEntry", .string, changeSignal: .constant, get: { .string(entry) }))
         }
-        return Interface(Self.rootInterface, methods: [
+        return Interface(MPRISNames.rootInterface, methods: [
             .immediate("Raise") { [weak self] _ in
                 guard let self else { throw Self.gone() }
                 return try self.raiseOrQuit(.raise)
@@ -75,7 +75,7 @@ extension MPRISEndpoint {
                 return try method(self)
             }
         }
-        return Interface(Self.playerInterface, methods: [
+        return Interface(MPRISNames.playerInterface, methods: [
             simple("Next") { try $0.perform(.nextTrack) },
             simple("Previous") { try $0.perform(.previousTrack) },
             simple("Pause") { try $0.perform(.pause) },

@@ -23,11 +23,6 @@ import Synchronization
 /// call the `RemoteCommandCenter` handlers synchronously there — handlers must not block. The
 /// endpoint itself is thread-safe: `update` from any thread, handlers included.
 public final class MPRISEndpoint: Sendable {
-    /// `/org/mpris/MediaPlayer2`.
-    public static let objectPath: ObjectPath = (try? ObjectPath("/org/mpris/MediaPlayer2")) ?? .root
-    static let rootInterface = "org.mpris.MediaPlayer2"
-    static let playerInterface = "org.mpris.MediaPlayer2.Player"
-
     public let connection: Connection
     public let commands: RemoteCommandCenter
     public let configuration: MPRISConfiguration
@@ -67,7 +62,7 @@ public final class MPRISEndpoint: Sendable {
         state = Mutex(State(gate: AudioContextGate(
             primary: configuration.name.primary,
             instance: configuration.name.instance(pid: configuration.processID))))
-        let object = try connection.export(Self.objectPath, interfaces: makeInterfaces())
+        let object = try connection.export(MPRISNames.objectPath, interfaces: makeInterfaces())
         state.withLock { $0.object = object }
         let observer = commands.addObserver { [weak self] in self?.refresh() }
         commandObserver.withLock { $0 = observer }
@@ -85,9 +80,9 @@ public final class MPRISEndpoint: Sendable {
         let (object, owned, unexported) = state.withLock { ($0.object, $0.gate.ownedName, $0.unexported) }
         if let owned {
             // The getters are gone with `self`: announce the stop explicitly, then release.
-            try? connection.send(.signal(path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
+            try? connection.send(.signal(path: MPRISNames.objectPath, interface: StandardInterfaceName.properties,
                                          member: "PropertiesChanged", body: [
-                                             .string(Self.playerInterface),
+                                             .string(MPRISNames.playerInterface),
                                              .dictionary(key: .string, value: .variant, [
                                                  DictionaryEntry(.string("PlaybackStatus"), .variant(.string("Stopped"))),
                                                  DictionaryEntry(.string("Metadata"), .variant(
@@ -233,9 +228,9 @@ public final class MPRISEndpoint: Sendable {
 
     private func execute(_ plan: Plan) {
         if let object = plan.object {
-            if !plan.playerNames.isEmpty { object.propertiesChanged(Self.playerInterface, plan.playerNames) }
-            if !plan.rootNames.isEmpty { object.propertiesChanged(Self.rootInterface, plan.rootNames) }
-            if let position = plan.seeked { try? object.emit(Self.playerInterface, "Seeked", [.int64(position)]) }
+            if !plan.playerNames.isEmpty { object.propertiesChanged(MPRISNames.playerInterface, plan.playerNames) }
+            if !plan.rootNames.isEmpty { object.propertiesChanged(MPRISNames.rootInterface, plan.rootNames) }
+            if let position = plan.seeked { try? object.emit(MPRISNames.playerInterface, "Seeked", [.int64(position)]) }
         }
         switch plan.action {
         case .request(let name):

@@ -70,7 +70,7 @@ public final class BluetoothMonitor: Sendable {
             forget: { $0.forget() },
             read: { owner, done in
                 connection.call(Message.methodCall(destination: owner, path: BluezNames.objectManagerPath,
-                                                   interface: BluezNames.objectManagerInterface,
+                                                   interface: StandardInterfaceName.objectManager,
                                                    member: "GetManagedObjects"), completion: done)
             },
             take: { reply, tracked in tracked.take(reply) },
@@ -101,10 +101,10 @@ public final class BluetoothMonitor: Sendable {
     /// A monitor starts once; a stopped one stays stopped.
     public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
         follower.start(signals: [
-            (MatchRule(sender: BluezNames.busName, interface: BluezNames.objectManagerInterface,
+            (MatchRule(sender: BluezNames.busName, interface: StandardInterfaceName.objectManager,
                        path: BluezNames.objectManagerPath),
              { @Sendable [weak self] in self?.objectManagerSignal($0) }),
-            (MatchRule(sender: BluezNames.busName, interface: BluezNames.propertiesInterface,
+            (MatchRule(sender: BluezNames.busName, interface: StandardInterfaceName.properties,
                        member: "PropertiesChanged", pathNamespace: BluezNames.objectNamespace),
              { @Sendable [weak self] in self?.propertiesSignal($0) }),
         ], completion: completion)

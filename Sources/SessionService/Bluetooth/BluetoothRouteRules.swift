@@ -52,18 +52,13 @@ enum BluetoothRouteRules {
         if case .objectPath(let declared)? = device["Adapter"] {
             adapterPath = declared
         } else {
-            adapterPath = parent(of: path)
+            adapterPath = path.parent
         }
         guard let adapterPath, let adapter = tree.properties(of: BluezNames.adapterInterface, at: adapterPath) else {
             return false
         }
         if case .boolean(false)? = adapter["Powered"] { return false }
         return true
-    }
-
-    private static func parent(of path: ObjectPath) -> ObjectPath? {
-        let elements = path.elements.dropLast()
-        return try? ObjectPath("/" + elements.joined(separator: "/"))
     }
 
     private static func name(of path: ObjectPath, _ device: BluezObjectTree.Properties) -> String {

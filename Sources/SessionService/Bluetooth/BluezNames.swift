@@ -9,15 +9,10 @@ enum BluezNames {
     /// emitted from `/`, not from under `/org/bluez`.
     static let objectManagerPath = ObjectPath.root
     /// Every adapter, device and transport lies below this path.
-    static let objectNamespace: ObjectPath = {
-        // A literal that is a valid path: the fallback never happens, it only avoids a trap.
-        (try? ObjectPath("/org/bluez")) ?? .root
-    }()
+    static let objectNamespace = ObjectPath(trusted: "/org/bluez")
 
     static let adapterInterface = "org.bluez.Adapter1"
     static let deviceInterface = "org.bluez.Device1"
     static let transportInterface = "org.bluez.MediaTransport1"
 
-    static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
 }

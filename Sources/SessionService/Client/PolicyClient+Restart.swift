@@ -33,8 +33,7 @@ extension PolicyClient {
     /// is `alongsideOthers`: what played on while the daemon was away is the user's choice, and a
     /// session that comes back interrupts nothing.
     private func reregister(_ key: UInt64, _ record: RemoteRecord, with daemon: String, generation: UInt64) {
-        guard let policyPath = try? ObjectPath(AudioPolicyNames.objectPath) else { return }
-        let register = Message.methodCall(destination: daemon, path: policyPath, interface: AudioPolicyNames.interface,
+        let register = Message.methodCall(destination: daemon, path: AudioPolicyNames.objectPath, interface: AudioPolicyNames.interface,
                                           member: "Register",
                                           body: [PolicyWire.encodeConfiguration(record.configuration, name: record.name)])
         connection.call(register, timeout: timeout) { [weak self] result in

@@ -49,7 +49,7 @@ public final class PolicyClient: Sendable {
             throw DBusError.failed("cannot follow the policy daemon: \(error)")
         }
         let sessions = MatchRule(interface: AudioPolicyNames.sessionInterface,
-                                 pathNamespace: try ObjectPath(AudioPolicyNames.objectPath + "/session"))
+                                 pathNamespace: AudioPolicyNames.sessionNamespace)
         let subscribed = Latch<Result<SignalSubscription, DBusError>>()
         connection.subscribe(sessions, { [weak self] in self?.sessionSignal($0) },
                              completion: { subscribed.open(with: $0) })
@@ -81,9 +81,8 @@ public final class PolicyClient: Sendable {
     /// Whether a daemon owns `org.mprisd.AudioPolicy` now (to choose between it and the
     /// in-process engine). Blocks for one round trip; false when the bus does not answer.
     public static func isDaemonAvailable(_ connection: Connection, timeout: Duration = .seconds(5)) -> Bool {
-        guard let path = try? ObjectPath("/org/freedesktop/DBus"),
-              let reply = try? connection.callAndWait(
-                .methodCall(destination: "org.freedesktop.DBus", path: path, interface: "org.freedesktop.DBus",
+        guard let reply = try? connection.callAndWait(
+                .methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
                             member: "NameHasOwner", body: [.string(AudioPolicyNames.busName)]),
                 timeout: timeout),
               case .boolean(let owned)? = reply.body.first else { return false }
@@ -102,7 +101,7 @@ public final class PolicyClient: Sendable {
         _ = try configuration.validated()
         let (daemon, generation) = state.withLock { ($0.daemon, $0.generation) }
         guard let daemon else { throw .mediaServicesFailed }
-        let reply = try call(daemon, try policyPath(), AudioPolicyNames.interface, "Register",
+        let reply = try call(daemon, AudioPolicyNames.objectPath, AudioPolicyNames.interface, "Register",
                              [PolicyWire.encodeConfiguration(configuration, name: name)])
         guard case .objectPath(let path)? = reply.body.first else { throw .mediaServicesFailed }
         let claimed = state.withLock { state -> RemoteSession? in
@@ -132,11 +131,6 @@ public final class PolicyClient: Sendable {
         } catch {
             throw PolicyWire.sessionError(error, fallback: fallback) ?? .mediaServicesFailed
         }
-    }
-
-    func policyPath() throws(SessionError) -> ObjectPath {
-        guard let path = try? ObjectPath(AudioPolicyNames.objectPath) else { throw .mediaServicesFailed }
-        return path
     }
 
     /// Maps `path` to record `key` and delivers the events that arrived for it before (under the

@@ -161,7 +161,7 @@ public final class RemoteSession: Sendable {
     private func readProperty(_ name: String) throws(SessionError) -> DBusValue {
         let (daemon, path) = client.state.withLock { ($0.daemon, $0.records[key]?.path) }
         guard let daemon, let path else { throw .mediaServicesFailed }
-        let reply = try client.call(daemon, path, "org.freedesktop.DBus.Properties", "Get",
+        let reply = try client.call(daemon, path, StandardInterfaceName.properties, "Get",
                                     [.string(AudioPolicyNames.sessionInterface), .string(name)])
         guard case .variant(let value)? = reply.body.first else { throw .mediaServicesFailed }
         return value

@@ -55,9 +55,8 @@ public enum SessionBroker {
     /// once when no service file names it).
     public static func startDaemonIfNeeded(_ connection: Connection) -> Bool {
         if PolicyClient.isDaemonAvailable(connection, timeout: .seconds(2)) { return true }
-        guard let path = try? ObjectPath("/org/freedesktop/DBus"),
-              let reply = try? connection.callAndWait(
-                .methodCall(destination: "org.freedesktop.DBus", path: path, interface: "org.freedesktop.DBus",
+        guard let reply = try? connection.callAndWait(
+                .methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
                             member: "StartServiceByName", body: [.string(AudioPolicyNames.busName), .uint32(0)]),
                 timeout: .seconds(25)),
               case .uint32(let result)? = reply.body.first else { return false }

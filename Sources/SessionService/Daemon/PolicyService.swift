@@ -96,12 +96,12 @@ public final class PolicyService: Sendable {
             return !state.started && !state.closed
         }
         guard first else { throw DBusError.failed("the policy service was already started or is closed") }
-        let object = try connection.export(try ObjectPath(AudioPolicyNames.objectPath),
+        let object = try connection.export(AudioPolicyNames.objectPath,
                                            interfaces: [policyInterface()])
         state.withLock { $0.policyObject = object }
         // Only unique names losing their owner (arg2 empty) wake the daemon.
-        let rule = MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
-                             member: "NameOwnerChanged", path: try ObjectPath("/org/freedesktop/DBus"),
+        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
+                             member: "NameOwnerChanged", path: BusDaemon.path,
                              arguments: [2: ""])
         let done = Latch<Result<SignalSubscription, DBusError>>()
         connection.subscribe(rule, { [weak self] signal in self?.nameOwnerChanged(signal) },

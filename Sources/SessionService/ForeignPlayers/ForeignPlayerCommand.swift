@@ -1,4 +1,5 @@
 import DBus
+import RemoteControl
 
 /// Everything the daemon ever asks of a foreign player. A player is someone else's program: the
 /// policy may pause it, resume what it paused and lower its volume — nothing else (no Stop, no
@@ -13,15 +14,15 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
     func message(to owner: String) -> Message {
         switch self {
         case .pause:
-            return .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
-                               interface: ForeignPlayerNames.playerInterface, member: "Pause")
+            return .methodCall(destination: owner, path: MPRISNames.objectPath,
+                               interface: MPRISNames.playerInterface, member: "Pause")
         case .play:
-            return .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
-                               interface: ForeignPlayerNames.playerInterface, member: "Play")
+            return .methodCall(destination: owner, path: MPRISNames.objectPath,
+                               interface: MPRISNames.playerInterface, member: "Play")
         case .setVolume(let volume):
-            return .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
-                               interface: ForeignPlayerNames.propertiesInterface, member: "Set",
-                               body: [.string(ForeignPlayerNames.playerInterface), .string("Volume"),
+            return .methodCall(destination: owner, path: MPRISNames.objectPath,
+                               interface: StandardInterfaceName.properties, member: "Set",
+                               body: [.string(MPRISNames.playerInterface), .string("Volume"),
                                       .variant(.double(volume))])
         }
     }
@@ -46,14 +47,14 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
 enum ForeignPlayerQuery {
     /// `Properties.Get` of one property of the Player interface (`Volume`, `PlaybackStatus`).
     static func property(_ name: String, of owner: String) -> Message {
-        .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
-                    interface: ForeignPlayerNames.propertiesInterface, member: "Get",
-                    body: [.string(ForeignPlayerNames.playerInterface), .string(name)])
+        .methodCall(destination: owner, path: MPRISNames.objectPath,
+                    interface: StandardInterfaceName.properties, member: "Get",
+                    body: [.string(MPRISNames.playerInterface), .string(name)])
     }
 
     static func getAll(of owner: String) -> Message {
-        .methodCall(destination: owner, path: ForeignPlayerNames.objectPath,
-                    interface: ForeignPlayerNames.propertiesInterface, member: "GetAll",
-                    body: [.string(ForeignPlayerNames.playerInterface)])
+        .methodCall(destination: owner, path: MPRISNames.objectPath,
+                    interface: StandardInterfaceName.properties, member: "GetAll",
+                    body: [.string(MPRISNames.playerInterface)])
     }
 }

@@ -1,17 +1,18 @@
 import DBus
+import RemoteControl
 
 /// Finding players: who owns which `org.mpris.MediaPlayer2.*` name, now and from now on.
 extension ForeignPlayerTracker {
     /// `ListNames`, then the owner of each player name (the subscription to `NameOwnerChanged` is
     /// already in place, so a player that appears meanwhile is not missed).
     func listPlayers(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
-        let request = Message.methodCall(destination: ForeignPlayerNames.busDaemon, path: ForeignPlayerNames.busDaemonPath,
-                                         interface: ForeignPlayerNames.busDaemon, member: "ListNames")
+        let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                         interface: BusDaemon.interface, member: "ListNames")
         connection.call(request, timeout: Self.callTimeout) { [weak self] result in
             guard let self else { return completion(.failure(Self.stoppedError)) }
             switch result {
             case .success(let reply):
-                for name in Self.strings(reply.body.first) where ForeignPlayerNames.isPlayerName(name) {
+                for name in Self.strings(reply.body.first) where MPRISNames.isPlayerName(name) {
                     self.lookUpOwner(of: name)
                 }
                 completion(.success(()))
@@ -22,8 +23,8 @@ extension ForeignPlayerTracker {
     }
 
     private func lookUpOwner(of name: String) {
-        let request = Message.methodCall(destination: ForeignPlayerNames.busDaemon, path: ForeignPlayerNames.busDaemonPath,
-                                         interface: ForeignPlayerNames.busDaemon, member: "GetNameOwner",
+        let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                         interface: BusDaemon.interface, member: "GetNameOwner",
                                          body: [.string(name)])
         connection.call(request, timeout: Self.callTimeout) { [weak self] result in
             // Gone again already: its NameOwnerChanged said so (or will).
@@ -41,7 +42,7 @@ extension ForeignPlayerTracker {
             state.withLock { $0.quota.ownerLeft(name) }
             return
         }
-        guard ForeignPlayerNames.isPlayerName(name) else { return }
+        guard MPRISNames.isPlayerName(name) else { return }
         ownerChanged(of: name, to: owner.isEmpty ? nil : owner)
     }
 

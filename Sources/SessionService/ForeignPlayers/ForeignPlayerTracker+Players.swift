@@ -1,4 +1,5 @@
 import DBus
+import RemoteControl
 import SessionCore
 
 /// One player's life: followed, read, given a session, changed, dropped.
@@ -7,9 +8,9 @@ extension ForeignPlayerTracker {
     func follow(_ player: ForeignPlayer) {
         let name = player.busName
         let token = player.token
-        let rule = MatchRule(sender: player.owner, interface: ForeignPlayerNames.propertiesInterface,
-                             member: "PropertiesChanged", path: ForeignPlayerNames.objectPath,
-                             arguments: [0: ForeignPlayerNames.playerInterface])
+        let rule = MatchRule(sender: player.owner, interface: StandardInterfaceName.properties,
+                             member: "PropertiesChanged", path: MPRISNames.objectPath,
+                             arguments: [0: MPRISNames.playerInterface])
         connection.subscribe(rule, { [weak self] signal in
             self?.propertiesChanged(signal, of: name, token: token)
         }, completion: { [weak self] result in

@@ -129,8 +129,8 @@ public final class ForeignPlayerTracker: Sendable {
         }
         state.withLock { $0.eventToken = token }
 
-        let rule = MatchRule(sender: ForeignPlayerNames.busDaemon, interface: ForeignPlayerNames.busDaemon,
-                             member: "NameOwnerChanged", path: ForeignPlayerNames.busDaemonPath)
+        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
+                             member: "NameOwnerChanged", path: BusDaemon.path)
         connection.subscribe(rule, { [weak self] in self?.nameOwnerChanged($0) }) { [weak self] result in
             switch result {
             case .success(let subscription):

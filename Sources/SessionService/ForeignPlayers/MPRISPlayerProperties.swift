@@ -1,4 +1,5 @@
 import DBus
+import RemoteControl
 
 /// The few `org.mpris.MediaPlayer2.Player` properties the policy needs, as read with `GetAll` or
 /// changed by `PropertiesChanged`. nil: not (yet) known — some players leave properties out of
@@ -48,7 +49,7 @@ struct MPRISPlayerProperties: Sendable, Hashable {
     /// nil for another interface or a malformed body.
     init?(propertiesChanged body: [DBusValue]) {
         guard body.count >= 2, case .string(let interface) = body[0],
-              interface == ForeignPlayerNames.playerInterface else { return nil }
+              interface == MPRISNames.playerInterface else { return nil }
         self.init(dictionary: body[1])
     }
 

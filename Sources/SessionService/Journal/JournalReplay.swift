@@ -85,8 +85,8 @@ public struct JournalReplay: Sendable {
 
     /// The unique name owning `name` (itself, for a unique name still connected); nil if none.
     private func nameOwner(_ name: String) -> String? {
-        let call = Message.methodCall(destination: ForeignPlayerNames.busDaemon, path: ForeignPlayerNames.busDaemonPath,
-                                      interface: ForeignPlayerNames.busDaemon, member: "GetNameOwner",
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetNameOwner",
                                       body: [.string(name)])
         guard let reply = try? connection.callAndWait(call, timeout: timeout),
               case .string(let owner)? = reply.body.first, !owner.isEmpty else { return nil }

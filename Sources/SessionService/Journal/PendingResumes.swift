@@ -72,8 +72,8 @@ public final class PendingResumes: Sendable {
     /// Watches `cause` leave the bus: the match first, then one look at whether it is still there
     /// (a unique name never comes back, so once gone is gone for good).
     private func follow(_ cause: String) {
-        let rule = MatchRule(sender: ForeignPlayerNames.busDaemon, interface: ForeignPlayerNames.busDaemon,
-                             member: "NameOwnerChanged", path: ForeignPlayerNames.busDaemonPath,
+        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
+                             member: "NameOwnerChanged", path: BusDaemon.path,
                              arguments: [0: cause])
         connection.subscribe(rule, { [weak self] signal in
             guard signal.body.count == 3, case .string(let newOwner) = signal.body[2], newOwner.isEmpty else { return }
@@ -98,8 +98,8 @@ public final class PendingResumes: Sendable {
     }
 
     private func checkStillThere(_ cause: String) {
-        let call = Message.methodCall(destination: ForeignPlayerNames.busDaemon, path: ForeignPlayerNames.busDaemonPath,
-                                      interface: ForeignPlayerNames.busDaemon, member: "NameHasOwner",
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "NameHasOwner",
                                       body: [.string(cause)])
         connection.call(call, timeout: .seconds(5)) { [weak self] result in
             if case .success(let reply) = result, case .boolean(true)? = reply.body.first { return }

@@ -107,11 +107,11 @@ public final class LockMonitor: Sendable {
     /// A monitor starts once; a stopped one stays stopped.
     public func start(completion: @escaping Completion) {
         follower.start(signals: [
-            (MatchRule(sender: LogindNames.busName, interface: LogindNames.propertiesInterface,
+            (MatchRule(sender: LogindNames.busName, interface: StandardInterfaceName.properties,
                        member: "PropertiesChanged", pathNamespace: LogindNames.sessionNamespace,
                        arguments: [0: LogindNames.sessionInterface]),
              { @Sendable [weak self] in self?.sessionPropertiesChanged($0) }),
-            (MatchRule(sender: LogindNames.busName, interface: LogindNames.propertiesInterface,
+            (MatchRule(sender: LogindNames.busName, interface: StandardInterfaceName.properties,
                        member: "PropertiesChanged", pathNamespace: LogindNames.userNamespace,
                        arguments: [0: LogindNames.userInterface]),
              { @Sendable [weak self] in self?.userPropertiesChanged($0) }),

@@ -6,19 +6,15 @@ enum LogindNames {
     /// logind's well-known name.
     static let busName = "org.freedesktop.login1"
     /// The manager object: `GetUser`, `GetSession`, `ListSessions`, `SessionNew`/`SessionRemoved`.
-    static let managerPath: ObjectPath = {
-        // A literal that is a valid path: the fallback never happens, it only avoids a trap.
-        (try? ObjectPath("/org/freedesktop/login1")) ?? .root
-    }()
+    static let managerPath = ObjectPath(trusted: "/org/freedesktop/login1")
     /// Every session object lies below this path (`…/session/_32` on a real system).
-    static let sessionNamespace: ObjectPath = (try? ObjectPath("/org/freedesktop/login1/session")) ?? .root
+    static let sessionNamespace = ObjectPath(trusted: "/org/freedesktop/login1/session")
     /// Every user object lies below this path (`…/user/_1000` on a real system).
-    static let userNamespace: ObjectPath = (try? ObjectPath("/org/freedesktop/login1/user")) ?? .root
+    static let userNamespace = ObjectPath(trusted: "/org/freedesktop/login1/user")
 
     static let managerInterface = "org.freedesktop.login1.Manager"
     static let sessionInterface = "org.freedesktop.login1.Session"
     static let userInterface = "org.freedesktop.login1.User"
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
     /// The session property the desktop's screen locker sets (`SetLockedHint`).
     static let lockedHint = "LockedHint"

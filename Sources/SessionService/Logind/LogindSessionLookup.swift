@@ -105,7 +105,7 @@ struct LogindSessionLookup: Sendable {
     /// `Properties.Get`; the value, or nil on any error.
     private func property(_ path: ObjectPath, _ interface: String, _ name: String,
                           completion: @escaping @Sendable (DBusValue?) -> Void) {
-        call(path, LogindNames.propertiesInterface, "Get", [.string(interface), .string(name)]) { body in
+        call(path, StandardInterfaceName.properties, "Get", [.string(interface), .string(name)]) { body in
             completion(body.flatMap(LogindDecoding.propertyValue))
         }
     }

@@ -156,17 +156,15 @@ enum PolicyDaemon {
     /// Returns once the bus has read every message sent before (its answer to `GetId` comes after
     /// them), so that closing the connection loses none of them.
     private static func barrier(_ connection: Connection) {
-        guard let path = try? ObjectPath("/org/freedesktop/DBus") else { return }
-        let call = Message.methodCall(destination: "org.freedesktop.DBus", path: path,
-                                      interface: "org.freedesktop.DBus", member: "GetId")
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetId")
         _ = try? connection.callAndWait(call, timeout: .seconds(2))
     }
 
     /// The unique name owning `name` (for messages), nil if unknown.
     private static func nameOwner(_ connection: Connection, _ name: String) -> String? {
-        guard let path = try? ObjectPath("/org/freedesktop/DBus") else { return nil }
-        let call = Message.methodCall(destination: "org.freedesktop.DBus", path: path,
-                                      interface: "org.freedesktop.DBus", member: "GetNameOwner",
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetNameOwner",
                                       body: [.string(name)])
         guard let reply = try? connection.callAndWait(call, timeout: .seconds(2)),
               case .string(let owner)? = reply.body.first else { return nil }

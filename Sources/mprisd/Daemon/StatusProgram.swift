@@ -25,7 +25,7 @@ enum StatusProgram {
         let text: String
         do {
             let reply = try connection.callAndWait(
-                .methodCall(destination: AudioPolicyNames.busName, path: try ObjectPath(AudioPolicyNames.objectPath),
+                .methodCall(destination: AudioPolicyNames.busName, path: AudioPolicyNames.objectPath,
                             interface: AudioPolicyNames.interface, member: "GetStatus", body: []),
                 timeout: .seconds(5))
             guard case .string(let document)? = reply.body.first else {

@@ -11,10 +11,10 @@ enum DaemonProbe {
     /// True when the daemon answered, or when it is simply absent (no owner: the normal path
     /// then says so); false only when it owns the name and stays silent.
     static func answers(_ connection: Connection) -> Bool {
-        guard let path = try? ObjectPath(AudioPolicyNames.objectPath) else { return true }
         do {
             _ = try connection.callAndWait(
-                .methodCall(destination: AudioPolicyNames.busName, path: path, interface: "org.freedesktop.DBus.Peer",
+                .methodCall(destination: AudioPolicyNames.busName, path: AudioPolicyNames.objectPath,
+                            interface: StandardInterfaceName.peer,
                             member: "Ping", body: []),
                 timeout: patience)
             return true
