@@ -99,7 +99,7 @@ final class PolicyStatusTextTests: XCTestCase {
         let text = status.text(colour: false)
         XCTAssertFalse(text.contains("\u{1B}"))
         XCTAssertFalse(text.contains("\u{07}"))
-        XCTAssertTrue(text.contains("evil?]0;pwned??name"), text)
+        XCTAssertTrue(text.contains(#"evil\x1b]0;pwned\x07\x0aname"#), text)
     }
 
     // MARK: JSON

@@ -1,3 +1,5 @@
+import Posix
+
 /// `mprisd status` for people: the daemon's state as a few aligned lines that read at a glance.
 ///
 /// ```

@@ -1,3 +1,4 @@
+import Posix
 import SessionService
 
 extension Commands {
@@ -51,7 +52,7 @@ extension Commands {
             rows.append([entry.port.id == pick ? "*" : "", entry.port.id, entry.port.type.rawValue,
                          entry.port.name, state])
         }
-        Output.out(Table.render(rows))
+        Output.out(TextTable(plain: rows).lines(colour: false).joined(separator: "\n"))
         if let pick {
             let known = inventory.contains(pick) ? "" : " (not present now)"
             Output.out("route: \(pick), picked\(known) — 'mprisd route use auto' to undo")

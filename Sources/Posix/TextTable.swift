@@ -1,35 +1,48 @@
-/// Columns of text aligned for a terminal, optionally coloured with ANSI escapes.
+/// Columns of text aligned for a terminal, optionally coloured with ANSI escapes: the one renderer
+/// of every table the program prints (`mprisd status`, `mprisd route list`).
 ///
 /// Widths are measured on the text without escapes (a coloured cell pads like a plain one), and
-/// every cell is cleaned of control characters first: names come from other programs on the bus,
-/// and an escape sequence in a display name must not reach the user's terminal.
-struct TextTable {
+/// every cell goes through `TerminalText.sanitized` first: names come from other programs on the
+/// bus or from whoever named a Bluetooth device, and an escape sequence or a newline in a name
+/// must neither reach the user's terminal nor break a row in two.
+public struct TextTable: Sendable {
     /// A cell's colour; `none` prints the text as it is.
-    enum Colour: String {
+    public enum Colour: String, Sendable {
         case none = ""
         case green = "32"
         case yellow = "33"
         case bold = "1"
     }
 
-    struct Cell {
-        var text: String
-        var colour: Colour
+    public struct Cell: Sendable {
+        public var text: String
+        public var colour: Colour
 
-        init(_ text: String, _ colour: Colour = .none) {
-            self.text = TextTable.clean(text)
+        public init(_ text: String, _ colour: Colour = .none) {
+            self.text = TerminalText.sanitized(text)
             self.colour = colour
         }
     }
 
-    var rows: [[Cell]] = []
+    public var rows: [[Cell]]
     /// Spaces between columns.
-    var gap = 2
+    public var gap: Int
     /// Spaces before the first column.
-    var indent = 0
+    public var indent: Int
+
+    public init(rows: [[Cell]] = [], gap: Int = 2, indent: Int = 0) {
+        self.rows = rows
+        self.gap = gap
+        self.indent = indent
+    }
+
+    /// A table of plain cells.
+    public init(plain rows: [[String]]) {
+        self.init(rows: rows.map { $0.map { Cell($0) } })
+    }
 
     /// The lines of the table; the last column is not padded, so no line ends in spaces.
-    func lines(colour: Bool) -> [String] {
+    public func lines(colour: Bool) -> [String] {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
@@ -47,20 +60,9 @@ struct TextTable {
         }
     }
 
-    static func paint(_ cell: Cell, colour: Bool) -> String {
+    /// `cell`'s text, wrapped in its colour's escape when `colour` is asked for.
+    public static func paint(_ cell: Cell, colour: Bool) -> String {
         guard colour, cell.colour != .none, !cell.text.isEmpty else { return cell.text }
         return "\u{1B}[\(cell.colour.rawValue)m\(cell.text)\u{1B}[0m"
-    }
-
-    /// `text` with every control character (C0, DEL, C1: ESC, newlines, tabs …) replaced by `?`.
-    static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
-        return String(scalars)
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }
