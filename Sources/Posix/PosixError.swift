@@ -20,5 +20,14 @@ public struct PosixError: Error, Sendable, Hashable, CustomStringConvertible {
         PosixError(operation, code: errno)
     }
 
-    public var description: String { "\(operation) failed: errno \(code)" }
+    /// What the C library calls `code` (`strerror`: "Too many open files"), the one way every
+    /// message of the program names an `errno` — never the bare number.
+    public static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// `code` in words.
+    public var reason: String { PosixError.reason(code) }
+
+    public var description: String { "\(operation) failed: \(reason)" }
 }

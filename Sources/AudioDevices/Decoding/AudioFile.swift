@@ -1,4 +1,5 @@
 import CSndfile
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -105,14 +106,14 @@ public final class AudioFile {
         guard location.withCString({ stat($0, &status) }) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
-            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+            throw .unreadable(path: path, reason: PosixError.reason(code))
         }
         if (status.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
         // A FIFO, socket or device: opening it can block forever (a FIFO waits for a writer).
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         if status.st_size == 0, (status.st_mode & S_IFMT) == S_IFREG { throw .empty(path: path) }
         guard location.withCString({ access($0, R_OK) }) == 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .unreadable(path: path, reason: PosixError.reason(errno))
         }
     }
 

@@ -1,3 +1,4 @@
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,7 @@ public struct MediaScan: Sendable, Hashable {
         for argument in arguments {
             var status = stat()
             guard argument.withCString({ stat($0, &status) }) == 0 else {
-                scan.problems.append(Problem(path: argument.description, reason: String(cString: strerror(errno))))
+                scan.problems.append(Problem(path: argument.description, reason: PosixError.reason(errno)))
                 continue
             }
             guard (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -80,7 +81,7 @@ private struct DirectoryWalker {
         guard directory.withCString({ stat($0, &status) }) == 0 else { return }
         guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { return }
         guard let stream = directory.withCString({ opendir($0) }) else {
-            problems.append(.init(path: directory.description, reason: String(cString: strerror(errno))))
+            problems.append(.init(path: directory.description, reason: PosixError.reason(errno)))
             return
         }
         var names: [[UInt8]] = []
@@ -94,7 +95,7 @@ private struct DirectoryWalker {
             let path = directory.appending(component: name)
             var entryStatus = stat()
             guard path.withCString({ stat($0, &entryStatus) }) == 0 else {
-                problems.append(.init(path: path.description, reason: String(cString: strerror(errno))))
+                problems.append(.init(path: path.description, reason: PosixError.reason(errno)))
                 continue
             }
             if (entryStatus.st_mode & S_IFMT) == S_IFDIR {

@@ -1,4 +1,5 @@
 import CALSA
+import Posix
 import SessionCore
 import Synchronization
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ public final class JackMonitor: Sendable {
         }, failure: &failure)
         guard let watcher else {
             ALSAControl.close(ctl)
-            throw .threadFailed(control: control, reason: String(cString: strerror(failure)))
+            throw .threadFailed(control: control, reason: PosixError.reason(failure))
         }
         thread = watcher
     }

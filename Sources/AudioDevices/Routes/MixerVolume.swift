@@ -1,4 +1,5 @@
 import CALSA
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +78,7 @@ public final class MixerVolume: Sendable {
         }, failure: &failure)
         guard let watcher else {
             ALSAMixer.close(mixer)
-            throw .threadFailed(control: control, reason: String(cString: strerror(failure)))
+            throw .threadFailed(control: control, reason: PosixError.reason(failure))
         }
         thread = watcher
     }

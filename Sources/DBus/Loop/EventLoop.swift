@@ -40,7 +40,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
         do throws(PosixError) {
             wakeEvent = try WakeEvent()
         } catch {
-            throw DBusError.failed("eventfd failed: errno \(error.code)")
+            throw DBusError.failed("\(error)")
         }
     }
 
@@ -55,7 +55,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
         do throws(PosixError) {
             try NamedThread.detached(name: name) { self.run() }
         } catch {
-            throw DBusError.failed("cannot start the D-Bus I/O thread (error \(error.code))")
+            throw DBusError.failed("cannot start the D-Bus I/O thread: \(error)")
         }
     }
 

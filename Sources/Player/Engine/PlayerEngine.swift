@@ -91,7 +91,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         do throws(PosixError) {
             try NamedThread.detached(name: "audio") { self.runAudioThread() }
         } catch {
-            throw PlayerError("cannot start the audio thread (error \(error.code))")
+            throw PlayerError("cannot start the audio thread: \(error)")
         }
         userPlay()
     }

@@ -1,3 +1,4 @@
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,7 @@ public enum SettingsFileProblem: Error, Sendable, Hashable, CustomStringConverti
         case .notRegularFile: "\(path): not a regular file; ignored"
         case .tooLarge: "\(path): larger than \(SettingsFile.sizeLimit >> 20) MiB; ignored"
         case .notText: "\(path): not UTF-8 text; ignored"
-        case .unreadable(_, let code): "\(path): \(String(cString: strerror(code))); ignored"
+        case .unreadable(_, let code): "\(path): \(PosixError.reason(code)); ignored"
         }
     }
 

@@ -1,3 +1,4 @@
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,7 +102,7 @@ public struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible
     public let code: Int32
 
     public var description: String {
-        "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+        "cannot \(operation) \(path): \(PosixError.reason(code))"
     }
 }
 

@@ -8,9 +8,3 @@ struct Command: Sendable {
     /// Runs the command with its own arguments; returns the exit status.
     let run: @Sendable (inout Arguments) throws -> Int32
 }
-
-/// Says plainly that a command exists in the design but is not built yet, instead of pretending.
-func notYetAvailable(_ command: String, issue: Int) -> Int32 {
-    Output.error("mprisd \(command): not available in this build yet (tracked as issue \(issue))")
-    return ExitStatus.unavailable
-}

@@ -1,3 +1,4 @@
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,7 @@ enum Output {
     static func finish(_ status: Int32) -> Int32 {
         let code = outputFailure.load(ordering: .relaxed)
         guard code != 0 else { return status }
-        error("mprisd: cannot write the output: \(String(cString: strerror(code)))")
+        error("mprisd: cannot write the output: \(PosixError.reason(code))")
         return status == ExitStatus.success ? ExitStatus.failure : status
     }
 

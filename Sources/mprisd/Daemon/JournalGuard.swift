@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import SessionService
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ enum JournalGuard {
         var ends: [Int32] = [-1, -1]
         // pipe(2) then close-on-exec (the daemon starts no other program meanwhile).
         guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
-            log.warning("the journal guard was not started: \(String(cString: strerror(errno)))")
+            log.warning("the journal guard was not started: \(PosixError.reason(errno))")
             return nil
         }
         defer { close(ends[0]) }
@@ -47,7 +48,7 @@ enum JournalGuard {
         let status = posix_spawn(&pid, program, &actions, nil, &argv, environ)
         guard status == 0 else {
             close(ends[1])
-            log.warning("the journal guard was not started: \(String(cString: strerror(status)))")
+            log.warning("the journal guard was not started: \(PosixError.reason(status))")
             return nil
         }
         log.debug("journal guard started (pid \(pid))")

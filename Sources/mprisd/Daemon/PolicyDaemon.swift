@@ -49,7 +49,7 @@ enum PolicyDaemon {
         do throws(PosixError) {
             gone = try WakeEvent()
         } catch {
-            log.warning("eventfd failed: errno \(error.code)")
+            log.warning("\(error)")
             return ExitStatus.failure
         }
         let eventToken = connection.onEvent { event in

@@ -1,4 +1,5 @@
 import CLinux
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,7 @@ struct ChildProgram {
         for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         let fd = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        guard fd >= 0 else { throw RunError("signalfd failed: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RunError("signalfd failed: \(PosixError.reason(errno))") }
         return fd
     }
 
@@ -38,7 +39,7 @@ struct ChildProgram {
         // The child reports a failed exec through this pipe; a successful exec closes it.
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else {
-            throw RunError("cannot run \(command[0]): \(String(cString: strerror(errno)))")
+            throw RunError("cannot run \(command[0]): \(PosixError.reason(errno))")
         }
         defer { close(pipeEnds[0]) }
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
@@ -47,7 +48,7 @@ struct ChildProgram {
         let forkError = errno
         close(pipeEnds[1])
         guard child > 0 else {
-            throw RunError("cannot run \(command[0]): \(String(cString: strerror(forkError)))")
+            throw RunError("cannot run \(command[0]): \(PosixError.reason(forkError))")
         }
         var code: Int32 = 0
         var got: Int
@@ -55,7 +56,7 @@ struct ChildProgram {
         guard got <= 0 else {
             var status: Int32 = 0
             waitpid(child, &status, 0)
-            throw RunError("cannot run \(command[0]): \(String(cString: strerror(code)))")
+            throw RunError("cannot run \(command[0]): \(PosixError.reason(code))")
         }
         pid = child
     }
