@@ -1,4 +1,4 @@
-/// The control device that belongs to an output PCM (issue 5: `--control CTL`, default "the card
+/// The control device that belongs to an output PCM (`--control CTL`, default "the card
 /// behind the output PCM").
 public enum ControlName {
     /// `hw:N` for the card a PCM name points at, or `nil` when the name does not say.

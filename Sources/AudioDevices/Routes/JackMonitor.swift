@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Follows the jacks of one ALSA control device (issue 5; G-HEADPHONES-OUT, G-HEADPHONES-IN).
+/// Follows the jacks of one ALSA control device (G-HEADPHONES-OUT, G-HEADPHONES-IN).
 ///
 /// A jack is a CARD-interface boolean control whose name ends in ` Jack` (`Headphone Jack`,
 /// `Headset Mic Jack`, `HDMI/DP,pcm=3 Jack`). The monitor opens the control device by name

@@ -21,7 +21,7 @@ public struct OutputVolume: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(Int((level * 100).rounded()))%\(muted ? " muted" : "")" }
 }
 
-/// Follows the system volume of one ALSA control device (issue 5, G-VOLUME): the simple mixer
+/// Follows the system volume of one ALSA control device (G-VOLUME): the simple mixer
 /// element `Master`, or `PCM` when there is no `Master`, read as the session's output volume.
 ///
 /// Opens the device's mixer (non-blocking), reads the volume, and starts one thread of its own that

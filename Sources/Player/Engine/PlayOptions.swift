@@ -2,7 +2,7 @@
 public struct PlayOptions: Sendable {
     /// The ALSA PCM; nil: `default`, falling back to the silent output with a notice.
     public var device: String?
-    /// The ALSA control device for jacks and volume (issue 5).
+    /// The ALSA control device for jacks and volume.
     public var control: String?
     /// The MPRIS name suffix: `org.mpris.MediaPlayer2.<name>`.
     public var name = "mprisd"

@@ -20,7 +20,7 @@ public enum DelayedActivationEvent: Sendable, Hashable {
     case refused(SessionError)
 }
 
-/// Everything the engine tells a session (issue 3, "Events").
+/// Everything the engine tells a session.
 public enum SessionEvent: Sendable, Hashable {
     case interruption(InterruptionEvent)
     case routeChange(RouteChangeEvent)

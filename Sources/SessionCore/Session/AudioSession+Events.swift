@@ -1,4 +1,4 @@
-/// Events of a session as async sequences and callbacks (issue 3, "Events"). Every access to a
+/// Events of a session as async sequences and callbacks. Every access to a
 /// stream property makes a new, unbounded subscription that ends when the session is released.
 extension AudioSession {
     /// Every event of this session.

@@ -111,7 +111,7 @@ public final class AudioSession: Sendable {
         return answer
     }
 
-    // MARK: State (issue 3, "State")
+    // MARK: State
 
     /// The session is active (G-ACTIVATE-MINIMAL).
     public var isActive: Bool { snapshot()?.isActive ?? false }

@@ -1,4 +1,4 @@
-/// One input or output port (issue 3, "State").
+/// One input or output port.
 public struct AudioPort: Sendable, Hashable, CustomStringConvertible {
     /// A stable unique id (e.g. an ALSA card/control name or a BlueZ device path).
     public var id: String

@@ -1,4 +1,4 @@
-/// The kind of an audio port (issue 3, "State"; G-HEADPHONES-IN/OUT, G-ROUTE-PICK).
+/// The kind of an audio port (G-HEADPHONES-IN/OUT, G-ROUTE-PICK).
 public enum PortType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case speaker
     case headphones

@@ -1,4 +1,4 @@
-/// The system-wide state the engine arbitrates under (issue 3, "State"; guidelines §6 mapping).
+/// The system-wide state the engine arbitrates under (guidelines §6 mapping).
 ///
 /// The daemon feeds it from logind (lock), its own setting (silent mode), ALSA (ports, volume, mic
 /// mute) and BlueZ (Bluetooth ports); an in-process `AudioSystem` takes it from its caller.

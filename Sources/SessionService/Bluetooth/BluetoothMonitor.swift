@@ -2,7 +2,7 @@ import DBus
 import SessionCore
 
 /// Follows BlueZ on the system bus and reports Bluetooth headsets and speakers becoming usable as
-/// audio routes or going away (issue 5, "Bluetooth monitor").
+/// audio routes or going away.
 ///
 /// How it works, all of it on the connection's I/O thread and without Swift concurrency, timers or
 /// polling (the daemon and the player must wake zero times while nothing happens); following

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Treats every ordinary MPRIS player on the session bus (mpv with mpv-mpris, browsers, …) — a
 /// program that knows nothing of audio sessions — as a non-mixable *playback* session that is
-/// active while its `PlaybackStatus` is `Playing` (issue 6; design.md, "Policy daemon").
+/// active while its `PlaybackStatus` is `Playing`.
 ///
 /// The policy then reaches it through the only three things MPRIS lets us do to someone else's
 /// player (`ForeignPlayerCommand`): interrupted → `Pause`; a resumable interruption ended and we

@@ -2,7 +2,7 @@ import DBus
 import Glibc
 
 /// Follows whether the user's screen is locked: the `LockedHint` of the user's graphical session
-/// in systemd-logind, on the system bus (issue 6, "lock").
+/// in systemd-logind, on the system bus.
 ///
 /// How it works, all of it on the connection's I/O thread and without Swift concurrency, timers or
 /// polling (the daemon must wake zero times while nothing happens); following logind's name, its
