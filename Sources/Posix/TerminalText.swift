@@ -24,12 +24,25 @@ public enum TerminalText {
 
     /// `text` with control characters escaped visibly and cut to `maxLength` characters.
     public static func sanitized(_ text: String, maxLength: Int = defaultMaxLength) -> String {
+        rendered(text, maxLength: maxLength, escaping: isControl)
+    }
+
+    /// `text` as quoted in a message about a bad value, where a person must see exactly what was
+    /// typed or stored: besides the control characters, everything that shows as nothing or as a
+    /// blank — format characters, spaces other than U+0020, combining marks, private-use and
+    /// unassigned code points, and U+FFFD, which stands for bytes that were not UTF-8 — is escaped
+    /// the same way. Cut to `maxLength` characters.
+    public static func visible(_ text: some StringProtocol, maxLength: Int) -> String {
+        rendered(String(text), maxLength: maxLength, escaping: isInvisible)
+    }
+
+    private static func rendered(_ text: String, maxLength: Int, escaping: (Unicode.Scalar) -> Bool) -> String {
         let limit = max(maxLength, 1)
         var needsWork = false
         var count = 0
         for scalar in text.unicodeScalars {
             count += 1
-            if count > limit || isControl(scalar) {
+            if count > limit || escaping(scalar) {
                 needsWork = true
                 break
             }
@@ -38,7 +51,7 @@ public enum TerminalText {
         var result = String.UnicodeScalarView()
         var length = 0
         for scalar in text.unicodeScalars {
-            let piece = isControl(scalar) ? escape(scalar) : String(scalar)
+            let piece = escaping(scalar) ? escape(scalar) : String(scalar)
             let pieceLength = piece.unicodeScalars.count
             if length + pieceLength > limit {
                 result.append("…")
@@ -48,6 +61,20 @@ public enum TerminalText {
             length += pieceLength
         }
         return String(result)
+    }
+
+    /// A control character, or one a reader cannot see or tell from a plain space.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if isControl(scalar) { return true }
+        if scalar.isASCII { return false }
+        if scalar == "\u{FFFD}" { return true }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
+             .spaceSeparator, .nonspacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether `scalar` is a control character a terminal or a log reader acts on.

@@ -22,4 +22,12 @@ final class TerminalTextTests: XCTestCase {
         // An escape is never cut in half.
         XCTAssertEqual(TerminalText.sanitized("ab\u{1B}", maxLength: 4), "ab…")
     }
+
+    /// A quoted bad value shows what a reader could not see, escaped like everything else.
+    func testVisibleAlsoEscapesWhatShowsAsNothing() {
+        XCTAssertEqual(TerminalText.visible("a\u{A0}b\u{200B}c\u{301}d\u{FFFD}\u{1B}", maxLength: 40),
+                       "a\\xa0b\\u200bc\\u301d\\ufffd\\x1b")
+        XCTAssertEqual(TerminalText.visible("café 日本", maxLength: 40), "café 日本")
+        XCTAssertEqual(TerminalText.visible("abcdef", maxLength: 3), "abc…")
+    }
 }

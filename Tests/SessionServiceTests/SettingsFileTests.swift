@@ -94,9 +94,9 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(config.problems.count, 2)
         for problem in config.problems { XCTAssertLessThan(problem.count, 100, problem) }
         XCTAssertEqual(config.problems.first, "/c:1: expected 'key = value', got '\(String(repeating: "x", count: 40))…'")
-        XCTAssertEqual(config.problems.last, "/c:2: '\\x1B[31mred \\u{202E}' is not a setting name")
-        XCTAssertEqual(Excerpt.quoted("tab\there\nnew"), "'tab\\there\\nnew'")
-        XCTAssertEqual(Excerpt.quoted("bad \u{FFFD} byte"), "'bad \\u{FFFD} byte'")
+        XCTAssertEqual(config.problems.last, "/c:2: '\\x1b[31mred \\u202e' is not a setting name")
+        XCTAssertEqual(Excerpt.quoted("tab\there\nnew"), "'tab\\x09here\\x0anew'")
+        XCTAssertEqual(Excerpt.quoted("bad \u{FFFD} byte"), "'bad \\ufffd byte'")
         XCTAssertEqual(Excerpt.quoted("café"), "'café'")
     }
 
