@@ -254,9 +254,7 @@ public final class MPRISEndpoint: Sendable {
                 self.reconcile { $0.gate.requestFinished(name, owned) }
             }
         case .release(let name):
-            connection.releaseName(name) { [weak self] _ in
-                self?.reconcile { $0.gate.releaseFinished(name) }
-            }
+            release(name, announcingFrom: plan.object)
         case nil:
             break
         }
@@ -264,5 +262,26 @@ public final class MPRISEndpoint: Sendable {
         if let (observers, name) = plan.nameChange {
             for observer in observers { observer(name) }
         }
+    }
+
+    /// The player interface's announced properties, all of them: what the release re-announces.
+    private static let playerPropertyNames = AnnouncedProperty.allCases.filter { !$0.isRoot }.map(\.name)
+
+    /// Gives up `name` after announcing the current state, in one job on the I/O thread.
+    ///
+    /// The state is `Stopped` then, whoever computed it: the gate is `releasing` from the plan
+    /// that asked for this release until the bus answers it, and while it is, `published` stays
+    /// stopped (`plan`). So the `PropertiesChanged` with `Stopped` is queued for sending before
+    /// `ReleaseName`, even when the change to `Stopped` was planned on another thread whose own
+    /// announcement has not been queued yet (a stop while the name was still being requested:
+    /// the release is then planned where the bus's answer is processed); that late announcement
+    /// finds nothing new to say.
+    private func release(_ name: String, announcingFrom object: ExportedObject?) {
+        let finished: @Sendable (Result<Connection.ReleaseNameReply, DBusError>) -> Void = { [weak self] _ in
+            self?.reconcile { $0.gate.releaseFinished(name) }
+        }
+        guard let object else { return connection.releaseName(name, completion: finished) }
+        object.propertiesChanged(Self.playerInterface, Self.playerPropertyNames, thenReleasing: name,
+                                 completion: finished)
     }
 }
