@@ -1,49 +1,50 @@
 import Foundation
-import TestSupport
+import Synchronization
 
-/// A real `dbus-monitor` on the test bus (started by the test, ended by it by its pid), its output
+/// A real `dbus-monitor` on a test bus (started by the test, ended by it by its pid), its output
 /// parsed into messages: the header line, and the indented body with whitespace collapsed.
-final class BusMonitor: Sendable {
-    struct Entry: Sendable {
-        var header: String
-        var body: String
+public final class BusMonitor: Sendable {
+    public struct Entry: Sendable {
+        public var header: String
+        public var body: String
 
         /// A `key=value` field of the header (`sender`, `member`…).
-        func field(_ key: String) -> String? {
+        public func field(_ key: String) -> String? {
             header.split(separator: " ").lazy
                 .first { $0.hasPrefix(key + "=") }
                 .map { String($0.dropFirst(key.count + 1).trimmingCharacters(in: CharacterSet(charactersIn: ";"))) }
         }
 
         /// The string arguments of the body, in order (the values of `string "…"`).
-        var strings: [String] {
+        public var strings: [String] {
             body.components(separatedBy: "string \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         }
     }
 
     private let process: BackgroundProcess
-    private let output = ValueBox<[String]>([])
+    private let output: Lines
 
-    /// Starts the monitor with dbus-monitor match `rules`.
-    init(address: String, rules: [String]) throws {
-        let output = self.output
+    /// Starts the monitor on the bus at `address` with dbus-monitor match `rules`.
+    public init(address: String, rules: [String]) throws {
+        let output = Lines()
+        self.output = output
         process = try BackgroundProcess(name: "dbus-monitor", "/usr/bin/dbus-monitor", ["--address", address] + rules,
-                                        onLine: { line in output.value.withLock { $0.append(line) } })
+                                        onLine: { line in output.lines.withLock { $0.append(line) } })
     }
 
     deinit { process.stop() }
 
     /// Ends the monitor (SIGKILL, reaped).
-    func stop() { process.stop() }
+    public func stop() { process.stop() }
 
     /// Whether the monitor has become one: dbus-monitor prints the loss of its own unique name
     /// when the bus turns it into a monitor.
-    var isListening: Bool { output.value.withLock { $0.contains { $0.hasSuffix("member=NameLost") } } }
+    public var isListening: Bool { output.lines.withLock { $0.contains { $0.hasSuffix("member=NameLost") } } }
 
     /// Everything seen so far, in the bus's order.
-    var entries: [Entry] {
+    public var entries: [Entry] {
         var result: [Entry] = []
-        for line in output.value.withLock({ $0 }) {
+        for line in output.lines.withLock({ $0 }) {
             if line.first?.isWhitespace == false {
                 result.append(Entry(header: line, body: ""))
             } else if !result.isEmpty {
@@ -52,5 +53,9 @@ final class BusMonitor: Sendable {
             }
         }
         return result
+    }
+
+    private final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
     }
 }

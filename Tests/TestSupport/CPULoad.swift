@@ -3,12 +3,12 @@ import Synchronization
 
 /// Busy threads that keep every core occupied while a test runs, so the threads under test are
 /// preempted at arbitrary points (orderings that an idle machine almost never shows).
-final class CPULoad: Sendable {
+public final class CPULoad: Sendable {
     private let running = Atomic<Bool>(true)
 
     /// Starts `threads` busy threads (default: twice the cores, so there are always more runnable
     /// threads than cores).
-    init(threads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) {
+    public init(threads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) {
         for index in 0..<threads {
             let thread = Thread { [self] in
                 var counter: UInt64 = 0
@@ -20,7 +20,7 @@ final class CPULoad: Sendable {
     }
 
     /// Ends the busy threads (they leave their loop at once).
-    func stop() {
+    public func stop() {
         running.store(false, ordering: .relaxed)
     }
 
