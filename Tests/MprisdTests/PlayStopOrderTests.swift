@@ -34,4 +34,35 @@ final class PlayStopOrderTests: PlayerTestCase {
                                     "is the monitor's output parsed?")
         XCTAssertEqual(monitor.releasesWithoutStopped(of: Self.name), [])
     }
+
+    /// The announcement and the release are only queued when the player decides to exit: it
+    /// leaves only once the bus has answered the release, so closing its connection drops nothing.
+    /// With the bus frozen it waits; once the bus runs again, Stopped and the release arrive in
+    /// order and the player exits at once.
+    func testExitWaitsForTheBusToTakeTheRelease() async throws {
+        let monitor = try BusMonitor(address: bus.address, rules: BusMonitor.mprisRules(name: Self.name))
+        defer { monitor.stop() }
+        try await waitUntil("dbus-monitor listens") { monitor.isListening }
+        let watcher = try connect()
+        let player = try play(["--device", "null", "--name", "order", try track("a.wav", seconds: 30)])
+        try await waitUntil("the name appears") { try await self.hasName("order", on: watcher) }
+
+        kill(bus.pid, SIGSTOP)
+        var frozen = true
+        defer { if frozen { kill(bus.pid, SIGCONT) } }
+        player.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(600))
+        XCTAssertTrue(player.isRunning, "the player exited before the bus answered its release")
+        kill(bus.pid, SIGCONT)
+        frozen = false
+        let thawed = ContinuousClock.now
+        let status = await player.waitForExit(timeout: .seconds(5))
+        XCTAssertEqual(status, 0, player.stderr)
+        XCTAssertLessThan(ContinuousClock.now - thawed, .seconds(1), "the player exits once the bus has answered")
+
+        try await waitUntil("dbus-monitor shows the release") { monitor.releases(of: Self.name).count == 1 }
+        XCTAssertEqual(monitor.releasesWithoutStopped(of: Self.name), [])
+        let present = try await hasName("order", on: watcher)
+        XCTAssertFalse(present)
+    }
 }

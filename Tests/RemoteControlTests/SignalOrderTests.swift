@@ -54,4 +54,22 @@ final class SignalOrderTests: EndpointTestCase {
                                     "is the monitor's output parsed?")
         XCTAssertEqual(monitor.releasesWithoutStopped(of: Self.name), [])
     }
+
+    /// `close(completion:)` completes once the bus has answered the release: the name is gone by
+    /// then. Closing again completes at once.
+    func testCloseCompletesOnceTheBusTookTheRelease() async throws {
+        let player = try makePlayer()
+        player.start()
+        let acquired = try await waitForName(present: true)
+        XCTAssertTrue(acquired)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            player.endpoint.close { done.resume() }
+        }
+        let names = try await busNames()
+        XCTAssertFalse(names.contains(Self.name), "closed, yet the bus still lists the name")
+        XCTAssertNil(player.endpoint.busName)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            player.endpoint.close { done.resume() }
+        }
+    }
 }

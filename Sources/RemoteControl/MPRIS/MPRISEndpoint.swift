@@ -50,6 +50,8 @@ public final class MPRISEndpoint: Sendable {
         var unexported = false
         var reportedName: String?
         var nameObservers: [@Sendable (String?) -> Void] = []
+        /// Waiting for `close(completion:)` to be done.
+        var closeWaiters: [@Sendable () -> Void] = []
     }
 
     let state: Mutex<State>
@@ -135,6 +137,21 @@ public final class MPRISEndpoint: Sendable {
         reconcile { $0.closed = true }
     }
 
+    /// `close()`, and `completion` once it is done: the bus has answered the release of the name
+    /// (so the `Stopped` sent before it has reached the bus too), or no name was owned, and the
+    /// object is withdrawn. A program that closes its connection next loses nothing still queued.
+    ///
+    /// `completion` runs on the connection's I/O thread, or at once on the caller's thread when the
+    /// endpoint was already closed. It must not block.
+    public func close(completion: @escaping @Sendable () -> Void) {
+        var alreadyClosed = false
+        reconcile { state in
+            state.closed = true
+            if state.unexported { alreadyClosed = true } else { state.closeWaiters.append(completion) }
+        }
+        if alreadyClosed { completion() }
+    }
+
     /// Whether the endpoint is in an audio context (it owns the name or is about to).
     public var isInAudioContext: Bool { state.withLock { $0.published.inContext } }
 
@@ -171,6 +188,7 @@ public final class MPRISEndpoint: Sendable {
         var seeked: Int64?
         var action: AudioContextGate.Action?
         var unexport = false
+        var closed: [@Sendable () -> Void] = []
         var nameChange: (observers: [@Sendable (String?) -> Void], name: String?)?
     }
 
@@ -222,6 +240,7 @@ public final class MPRISEndpoint: Sendable {
         if state.closed && state.gate.phase == .idle && !state.unexported {
             state.unexported = true
             plan.unexport = true
+            swap(&plan.closed, &state.closeWaiters)
         }
         let owned = state.gate.ownedName
         if owned != state.reportedName {
@@ -262,6 +281,7 @@ public final class MPRISEndpoint: Sendable {
         if let (observers, name) = plan.nameChange {
             for observer in observers { observer(name) }
         }
+        for completion in plan.closed { completion() }
     }
 
     /// The player interface's announced properties, all of them: what the release re-announces.
