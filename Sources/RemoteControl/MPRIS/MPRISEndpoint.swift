@@ -158,9 +158,10 @@ public final class MPRISEndpoint: Sendable {
     /// The bus name owned now, nil outside the audio context.
     public var busName: String? { state.withLock { $0.gate.ownedName } }
 
-    /// Calls `handler` each time the owned name changes: the name when acquired, nil when
-    /// released. It runs where the bus's answer is processed (the connection's I/O thread) and
-    /// must not block.
+    /// Calls `handler` each time the owned name changes: the name when acquired, nil as soon as it
+    /// is given up (the release asked for; `close(completion:)` tells when the bus has taken it).
+    /// It runs on the thread that made the change (the connection's I/O thread when the bus
+    /// answered, the app's for a stop) and must not block.
     public func onBusNameChange(_ handler: @escaping @Sendable (String?) -> Void) {
         state.withLock { $0.nameObservers.append(handler) }
     }
@@ -284,8 +285,9 @@ public final class MPRISEndpoint: Sendable {
         for completion in plan.closed { completion() }
     }
 
-    /// The player interface's announced properties, all of them: what the release re-announces.
+    /// The announced properties of each interface, all of them: what the release re-announces.
     private static let playerPropertyNames = AnnouncedProperty.allCases.filter { !$0.isRoot }.map(\.name)
+    private static let rootPropertyNames = AnnouncedProperty.allCases.filter(\.isRoot).map(\.name)
 
     /// Gives up `name` after announcing the current state, in one job on the I/O thread.
     ///
@@ -295,12 +297,14 @@ public final class MPRISEndpoint: Sendable {
     /// `ReleaseName`, even when the change to `Stopped` was planned on another thread whose own
     /// announcement has not been queued yet (a stop while the name was still being requested:
     /// the release is then planned where the bus's answer is processed); that late announcement
-    /// finds nothing new to say.
+    /// finds nothing new to say. (The root interface's `CanQuit`/`CanRaise` are queued just
+    /// before, from this thread: the I/O thread runs jobs in the order they were queued.)
     private func release(_ name: String, announcingFrom object: ExportedObject?) {
         let finished: @Sendable (Result<Connection.ReleaseNameReply, DBusError>) -> Void = { [weak self] _ in
             self?.reconcile { $0.gate.releaseFinished(name) }
         }
         guard let object else { return connection.releaseName(name, completion: finished) }
+        object.propertiesChanged(Self.rootInterface, Self.rootPropertyNames)
         object.propertiesChanged(Self.playerInterface, Self.playerPropertyNames, thenReleasing: name,
                                  completion: finished)
     }
