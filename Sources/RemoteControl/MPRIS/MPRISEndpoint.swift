@@ -141,8 +141,8 @@ public final class MPRISEndpoint: Sendable {
     /// (so the `Stopped` sent before it has reached the bus too), or no name was owned, and the
     /// object is withdrawn. A program that closes its connection next loses nothing still queued.
     ///
-    /// `completion` runs on the connection's I/O thread, or at once on the caller's thread when the
-    /// endpoint was already closed. It must not block.
+    /// `completion` runs on the connection's I/O thread when the bus answers, or at once on the
+    /// caller's thread when there is nothing to wait for. It must not block.
     public func close(completion: @escaping @Sendable () -> Void) {
         var alreadyClosed = false
         reconcile { state in
@@ -283,29 +283,5 @@ public final class MPRISEndpoint: Sendable {
             for observer in observers { observer(name) }
         }
         for completion in plan.closed { completion() }
-    }
-
-    /// The announced properties of each interface, all of them: what the release re-announces.
-    private static let playerPropertyNames = AnnouncedProperty.allCases.filter { !$0.isRoot }.map(\.name)
-    private static let rootPropertyNames = AnnouncedProperty.allCases.filter(\.isRoot).map(\.name)
-
-    /// Gives up `name` after announcing the current state, in one job on the I/O thread.
-    ///
-    /// The state is `Stopped` then, whoever computed it: the gate is `releasing` from the plan
-    /// that asked for this release until the bus answers it, and while it is, `published` stays
-    /// stopped (`plan`). So the `PropertiesChanged` with `Stopped` is queued for sending before
-    /// `ReleaseName`, even when the change to `Stopped` was planned on another thread whose own
-    /// announcement has not been queued yet (a stop while the name was still being requested:
-    /// the release is then planned where the bus's answer is processed); that late announcement
-    /// finds nothing new to say. (The root interface's `CanQuit`/`CanRaise` are queued just
-    /// before, from this thread: the I/O thread runs jobs in the order they were queued.)
-    private func release(_ name: String, announcingFrom object: ExportedObject?) {
-        let finished: @Sendable (Result<Connection.ReleaseNameReply, DBusError>) -> Void = { [weak self] _ in
-            self?.reconcile { $0.gate.releaseFinished(name) }
-        }
-        guard let object else { return connection.releaseName(name, completion: finished) }
-        object.propertiesChanged(Self.rootInterface, Self.rootPropertyNames)
-        object.propertiesChanged(Self.playerInterface, Self.playerPropertyNames, thenReleasing: name,
-                                 completion: finished)
     }
 }
