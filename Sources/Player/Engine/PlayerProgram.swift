@@ -81,10 +81,7 @@ public enum PlayerProgram {
             waitUntilReadable(engine.finishedFD)
         }
         let lost = busLost.withLock { $0 }
-        if let endpoint, !lost {
-            endpoint.close()
-            waitForRelease(endpoint)
-        }
+        if let endpoint, !lost { closeAndWait(endpoint) }
         // Closing the connection ourselves ends in a `.disconnected` event too: the handler goes
         // first, so only a bus that really went away is ever reported as one.
         if let eventToken { connection?.removeEventHandler(eventToken) }
@@ -137,14 +134,13 @@ public enum PlayerProgram {
         while poll(&entry, 1, -1) < 0 {}
     }
 
-    /// The name is released by the bus asynchronously; exit only once it is gone (at most 2 s, so
-    /// a dead bus cannot hold the exit).
-    private static func waitForRelease(_ endpoint: MPRISEndpoint) {
-        let released = Latch<Void>()
-        endpoint.onBusNameChange { name in
-            if name == nil { released.open() }
-        }
-        guard endpoint.busName != nil else { return }
-        _ = released.wait(timeout: .seconds(2))
+    /// Closing announces `Stopped` and releases the name, both only queued for sending: exit only
+    /// once the bus has answered the release — the connection closed earlier would drop what is
+    /// still queued, and the name would go without its `Stopped` — but after at most 2 s, so a
+    /// dead bus cannot hold the exit.
+    private static func closeAndWait(_ endpoint: MPRISEndpoint) {
+        let closed = Latch<Void>()
+        endpoint.close { closed.open() }
+        _ = closed.wait(timeout: .seconds(2))
     }
 }

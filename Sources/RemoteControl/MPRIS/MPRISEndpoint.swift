@@ -45,6 +45,8 @@ public final class MPRISEndpoint: Sendable {
         var unexported = false
         var reportedName: String?
         var nameObservers: [@Sendable (String?) -> Void] = []
+        /// Waiting for `close(completion:)` to be done.
+        var closeWaiters: [@Sendable () -> Void] = []
     }
 
     let state: Mutex<State>
@@ -130,15 +132,31 @@ public final class MPRISEndpoint: Sendable {
         reconcile { $0.closed = true }
     }
 
+    /// `close()`, and `completion` once it is done: the bus has answered the release of the name
+    /// (so the `Stopped` sent before it has reached the bus too), or no name was owned, and the
+    /// object is withdrawn. A program that closes its connection next loses nothing still queued.
+    ///
+    /// `completion` runs on the connection's I/O thread when the bus answers, or at once on the
+    /// caller's thread when there is nothing to wait for. It must not block.
+    public func close(completion: @escaping @Sendable () -> Void) {
+        var alreadyClosed = false
+        reconcile { state in
+            state.closed = true
+            if state.unexported { alreadyClosed = true } else { state.closeWaiters.append(completion) }
+        }
+        if alreadyClosed { completion() }
+    }
+
     /// Whether the endpoint is in an audio context (it owns the name or is about to).
     public var isInAudioContext: Bool { state.withLock { $0.published.inContext } }
 
     /// The bus name owned now, nil outside the audio context.
     public var busName: String? { state.withLock { $0.gate.ownedName } }
 
-    /// Calls `handler` each time the owned name changes: the name when acquired, nil when
-    /// released. It runs where the bus's answer is processed (the connection's I/O thread) and
-    /// must not block.
+    /// Calls `handler` each time the owned name changes: the name when acquired, nil as soon as it
+    /// is given up (the release asked for; `close(completion:)` tells when the bus has taken it).
+    /// It runs on the thread that made the change (the connection's I/O thread when the bus
+    /// answered, the app's for a stop) and must not block.
     public func onBusNameChange(_ handler: @escaping @Sendable (String?) -> Void) {
         state.withLock { $0.nameObservers.append(handler) }
     }
@@ -166,6 +184,7 @@ public final class MPRISEndpoint: Sendable {
         var seeked: Int64?
         var action: AudioContextGate.Action?
         var unexport = false
+        var closed: [@Sendable () -> Void] = []
         var nameChange: (observers: [@Sendable (String?) -> Void], name: String?)?
     }
 
@@ -217,6 +236,7 @@ public final class MPRISEndpoint: Sendable {
         if state.closed && state.gate.phase == .idle && !state.unexported {
             state.unexported = true
             plan.unexport = true
+            swap(&plan.closed, &state.closeWaiters)
         }
         let owned = state.gate.ownedName
         if owned != state.reportedName {
@@ -249,9 +269,7 @@ public final class MPRISEndpoint: Sendable {
                 self.reconcile { $0.gate.requestFinished(name, owned) }
             }
         case .release(let name):
-            connection.releaseName(name) { [weak self] _ in
-                self?.reconcile { $0.gate.releaseFinished(name) }
-            }
+            release(name, announcingFrom: plan.object)
         case nil:
             break
         }
@@ -259,5 +277,6 @@ public final class MPRISEndpoint: Sendable {
         if let (observers, name) = plan.nameChange {
             for observer in observers { observer(name) }
         }
+        for completion in plan.closed { completion() }
     }
 }
