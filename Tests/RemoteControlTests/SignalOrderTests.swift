@@ -37,7 +37,7 @@ final class SignalOrderTests: EndpointTestCase {
                 // A remote Stop (what `playerctl stop` sends): the handler runs on the I/O thread.
                 let owned = await waitUntil { endpoint.busName == Self.name }
                 XCTAssertTrue(owned, "cycle \(cycle): the name was never acquired")
-                _ = try await client.call(destination: Self.name, path: MPRISEndpoint.objectPath,
+                _ = try await client.call(destination: Self.name, path: MPRISNames.objectPath,
                                           interface: Self.playerInterface, member: "Stop")
             }
             let settled = await waitUntil { endpoint.isNameSettled && endpoint.busName == nil }

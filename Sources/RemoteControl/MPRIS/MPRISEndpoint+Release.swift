@@ -22,8 +22,8 @@ extension MPRISEndpoint {
             self?.reconcile { $0.gate.releaseFinished(name) }
         }
         guard let object else { return connection.releaseName(name, completion: finished) }
-        object.propertiesChanged(Self.rootInterface, Self.rootPropertyNames)
-        object.propertiesChanged(Self.playerInterface, Self.playerPropertyNames, thenReleasing: name,
+        object.propertiesChanged(MPRISNames.rootInterface, Self.rootPropertyNames)
+        object.propertiesChanged(MPRISNames.playerInterface, Self.playerPropertyNames, thenReleasing: name,
                                  completion: finished)
     }
 }
