@@ -67,22 +67,27 @@ enum JournalGuard {
 
         let log = DaemonLog(verbose: false)
         let say: @Sendable (String) -> Void = { log.info("mprisd journal guard: " + $0) }
-        var lock = JournalLock()
-        let entries = ChangeJournal.read(log: say)
-        guard !entries.isEmpty else { return ExitStatus.success }
         let connection: Connection
+        let journal: ChangeJournal
+        let waiting: [JournalEntry]
         do {
-            connection = try Connection(bus: .session)
-        } catch {
-            say("the daemon died and left changes to undo, but the session bus is gone: \(error.message)")
-            return ExitStatus.failure
+            // Under the journal lock (if it can be had: undoing twice is safe): a daemon starting
+            // now waits until this replay is done.
+            let lock = JournalLock()
+            defer { withExtendedLifetime(lock) {} }
+            let entries = ChangeJournal.read(log: say)
+            guard !entries.isEmpty else { return ExitStatus.success }
+            do {
+                connection = try Connection(bus: .session)
+            } catch {
+                say("the daemon died and left changes to undo, but the session bus is gone: \(error.message)")
+                return ExitStatus.failure
+            }
+            say("the daemon died; undoing what it changed in other programs")
+            waiting = JournalReplay(connection: connection, log: say).run(entries)
+            journal = ChangeJournal(entries: waiting, log: say)
         }
         defer { connection.close() }
-        say("the daemon died; undoing what it changed in other programs")
-        let waiting = JournalReplay(connection: connection, log: say).run(entries)
-        let journal = ChangeJournal(entries: waiting, log: say)
-        lock = nil
-        _ = lock
         guard !waiting.isEmpty else { return ExitStatus.success }
 
         let done = Latch<Void>()
