@@ -32,8 +32,9 @@ extension AudioSession {
 
     /// Calls `handler` for every event, in decision order, on the system's event thread — never
     /// inside the call that caused the event, so the handler may take a lock the caller holds
-    /// around that call, and may call back into any session. Keep the subscription: releasing it
-    /// cancels.
+    /// around that call, and may call back into any session. A new subscription receives what is
+    /// delivered from then on (an event decided a moment before may still be on its way). Keep the
+    /// subscription: releasing it cancels.
     public func onEvent(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> EventSubscription {
         let hub = self.hub
         let token = hub.add(deliver: handler, finish: {})

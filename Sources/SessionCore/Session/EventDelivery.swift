@@ -100,10 +100,7 @@ final class EventDelivery: Sendable {
     private func run(_ wake: WakeEvent) {
         while true {
             wake.wait()
-            let stopping = state.withLock { state in
-                if !state.queue.isEmpty { state.isDelivering = true }
-                return state.isStopping
-            }
+            let stopping = state.withLock { $0.isStopping }
             deliverUntilEmpty()
             if stopping { return }
         }
