@@ -4,9 +4,10 @@
 // Dependencies point one way:
 //   mprisd → Player → SessionService → RemoteControl (for the MPRIS names of foreign players)
 //   SessionService → AudioDevices, DBus, SessionCore;  RemoteControl → DBus, SessionCore
-//   AudioDevices → SessionCore;  DBus, AudioDevices, SessionService, Player, RemoteControl, mprisd → Posix
+//   AudioDevices → SessionCore;  SessionCore, DBus, AudioDevices, SessionService, Player, RemoteControl, mprisd → Posix
 //   Posix, DBus, AudioDevices → C modules (Player and mprisd also CLinux, for signalfd)
-// SessionCore imports nothing but the standard library: every rule of the guidelines is pure Swift.
+// SessionCore's rules are pure Swift (the policy engine imports nothing but the standard library);
+// its AudioSystem uses Posix only for the one thread that delivers the sessions' events.
 // Posix wraps the few Linux calls everyone needs once (named threads, the monotonic clock, eventfd
 // wake-ups) and depends on nothing but CLinux.
 import PackageDescription
@@ -36,7 +37,7 @@ let package = Package(
         // Libraries.
         .target(name: "Posix", dependencies: ["CLinux"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CLinux", "Posix"], swiftSettings: strict),
-        .target(name: "SessionCore", swiftSettings: strict),
+        .target(name: "SessionCore", dependencies: ["Posix"], swiftSettings: strict),
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore", "Posix"],
                 swiftSettings: strict),

@@ -85,10 +85,12 @@ final class AudioSessionTests: XCTestCase {
         try music.setActive(true)
         XCTAssertFalse(game.isActive)
         try music.setActive(false)
+        system.waitForDelivery()
         XCTAssertTrue(game.isActive, "reactivated from inside the callback without deadlock")
         subscription.cancel()
         try music.setActive(true)
         try music.setActive(false)
+        system.waitForDelivery()
         XCTAssertFalse(game.isActive, "a cancelled callback is not called")
     }
 
@@ -170,6 +172,7 @@ final class AudioSessionTests: XCTestCase {
             }
         }
         for session in all { _ = try? session.setActive(false) }
+        system.waitForDelivery()
         XCTAssertTrue(system.engine.activeSessions.isEmpty)
         XCTAssertTrue(counts.withLock { $0.values.allSatisfy { $0 == 0 } }, "every began ended")
         XCTAssertTrue(all.allSatisfy { !$0.isInterrupted && !$0.isDucked })

@@ -87,23 +87,26 @@ let livingRoom = AudioPort(id: "lr", name: "Living Room", type: .network)
 
 import Synchronization
 
-/// Collects the events of an `AudioSession` through its callback form (delivered synchronously on
-/// the deciding thread, so a test can read them right after the call).
+/// Collects the events of an `AudioSession` through its callback form; reading waits for the
+/// system's event thread to deliver everything decided so far.
 final class EventRecorder: Sendable {
     final class Box: Sendable {
         let events = Mutex<[SessionEvent]>([])
     }
     private let box = Box()
     private let subscription: EventSubscription
+    private let system: AudioSystem
 
     init(_ session: AudioSession) {
         let box = self.box
+        system = session.system
         subscription = session.onEvent { event in box.events.withLock { $0.append(event) } }
     }
 
     /// Events so far, cleared.
     func take() -> [SessionEvent] {
-        box.events.withLock { events in
+        system.waitForDelivery()
+        return box.events.withLock { events in
             let taken = events
             events = []
             return taken

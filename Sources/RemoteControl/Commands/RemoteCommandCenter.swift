@@ -9,7 +9,9 @@ import Synchronization
 /// (G-RC-CONTEXT), not this object's business.
 ///
 /// Thread-safe: configure and perform from any thread. Handlers and observers run outside the
-/// lock, so they may call back into the center.
+/// lock, so they may call back into the center. Observers run on the thread that made the change,
+/// right after it; the endpoint's observer folds a change made inside `MPRISEndpoint.update {}`
+/// into that update's announcement instead of locking the endpoint again.
 public final class RemoteCommandCenter: Sendable {
     private struct Entry {
         var enabled = true

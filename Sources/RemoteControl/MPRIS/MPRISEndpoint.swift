@@ -50,6 +50,7 @@ public final class MPRISEndpoint: Sendable {
     }
 
     let state: Mutex<State>
+    private let reconciling = ReconcilingThread()
     private let commandObserver = Mutex<UInt64?>(nil)
     private let eventToken = Mutex<UInt64?>(nil)
 
@@ -108,7 +109,8 @@ public final class MPRISEndpoint: Sendable {
     ///   as recorded, not extrapolated to the moment of sending: a restart announces exactly 0.
     ///   Normal playback and track changes are not discontinuities (a new track has a new
     ///   `mpris:trackid`).
-    /// - Parameter body: runs under the endpoint's lock; it must not call the endpoint.
+    /// - Parameter body: runs under the endpoint's lock; it must not call the endpoint. It may
+    ///   change `commands` (`setEnabled`, `setHandler`…): that change is announced with this one.
     public func update(discontinuity: Bool = false, _ body: (inout NowPlayingInfo) -> Void) {
         reconcile(discontinuity: discontinuity) { body(&$0.info) }
     }
@@ -123,7 +125,9 @@ public final class MPRISEndpoint: Sendable {
     }
 
     /// Re-evaluates the gate (after changing the attached session's category, for instance).
+    /// Asked for inside `update`'s body (a command center observer), it folds into that update.
     public func refresh() {
+        if reconciling.isCurrent { return }
         reconcile { _ in }
     }
 
@@ -194,6 +198,8 @@ public final class MPRISEndpoint: Sendable {
     /// never overwrite a newer one.
     func reconcile(discontinuity: Bool = false, _ change: (inout State) -> Void) {
         let plan = state.withLock { state -> Plan in
+            reconciling.enter()
+            defer { reconciling.leave() }
             change(&state)
             return Self.plan(&state, commands: commands.availableCommands, discontinuity: discontinuity,
                              prefix: configuration.trackPathPrefix)

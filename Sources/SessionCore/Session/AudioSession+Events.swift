@@ -1,5 +1,6 @@
-/// Events of a session as async sequences and callbacks. Every access to a
-/// stream property makes a new, unbounded subscription that ends when the session is released.
+/// Events of a session as async sequences and callbacks. Every access to a stream property makes a
+/// new, unbounded subscription that ends when the session is released, after the events queued
+/// before the release.
 extension AudioSession {
     /// Every event of this session.
     public var events: AsyncStream<SessionEvent> { hub.stream { $0 } }
@@ -29,8 +30,11 @@ extension AudioSession {
         hub.stream { if case .outputVolumeChanged(let volume) = $0 { volume } else { nil } }
     }
 
-    /// Calls `handler` for every event, on the thread that made the decision, outside the engine's
-    /// lock (it may call back into the session). Keep the subscription: releasing it cancels.
+    /// Calls `handler` for every event, in decision order, on the system's event thread — never
+    /// inside the call that caused the event, so the handler may take a lock the caller holds
+    /// around that call, and may call back into any session. A new subscription receives what is
+    /// delivered from then on (an event decided a moment before may still be on its way). Keep the
+    /// subscription: releasing it cancels.
     public func onEvent(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> EventSubscription {
         let hub = self.hub
         let token = hub.add(deliver: handler, finish: {})

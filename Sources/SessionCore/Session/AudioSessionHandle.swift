@@ -21,7 +21,9 @@ public protocol AudioSessionHandle: AnyObject, Sendable {
     /// Asks for permission to record (a desktop grants by default).
     @discardableResult
     func requestRecordPermission() -> RecordPermission
-    /// Calls `handler` for every event of the session, in decision order, until cancelled.
+    /// Calls `handler` for every event of the session, in decision order, until cancelled — on one
+    /// serial event thread, never inside the call that caused the event (`AudioSystem`'s thread
+    /// in-process, the `PolicyClient`'s event thread for the daemon's sessions).
     func onEvent(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> EventSubscription
 }
 

@@ -1,25 +1,26 @@
 import Synchronization
 
 /// The in-process host of a `PolicyEngine`: it owns the engine behind a lock, creates
-/// `AudioSession`s and delivers the engine's effects to their streams and callbacks, in decision
-/// order and outside the lock (a callback may call back into the session).
+/// `AudioSession`s and delivers the engine's effects to their streams and callbacks.
 ///
 /// The system inputs (lock, silent mode, ports, volume, mic mute) come from whoever observes the
 /// machine: the daemon's monitors, or a test. Apps never set the volume (G-VOLUME).
 ///
-/// Delivery: every subscriber sees events in decision order. Used from one thread, a call's
-/// events have been delivered when it returns; under concurrent use the thread already
-/// delivering may deliver them shortly after.
+/// Delivery: events are delivered on the system's one event thread (`session-events`), never
+/// inside the call that caused them. A handler may therefore take a lock its app holds around
+/// `setActive` (it waits for the caller to let go), and call back into any session. Every
+/// subscriber sees events in decision order: a session's events arrive in the order the engine
+/// produced them, across all threads that call the system. `waitForDelivery()` blocks until
+/// everything decided so far has been delivered.
 public final class AudioSystem: Sendable {
     struct Host {
         var engine: PolicyEngine
         var hubs: [SessionID: EventHub] = [:]
-        var outbox: [(EventHub, SessionEvent)] = []
-        var isDraining = false
     }
 
     let host: Mutex<Host>
     let recordPermissionDecider: @Sendable (SessionID) -> RecordPermission
+    private let delivery = EventDelivery()
 
     /// A system under `conditions`. `recordPermissionDecider` answers
     /// `AudioSession.requestRecordPermission()` for sessions whose permission is undetermined
@@ -29,6 +30,8 @@ public final class AudioSystem: Sendable {
         host = Mutex(Host(engine: PolicyEngine(conditions: conditions)))
         self.recordPermissionDecider = recordPermissionDecider
     }
+
+    deinit { delivery.stop() }
 
     /// A new session with `configuration` (G-APP-GAME: set the category before the launch screen).
     public func makeSession(_ configuration: SessionConfiguration = SessionConfiguration())
@@ -88,61 +91,54 @@ public final class AudioSystem: Sendable {
         perform { engine in ((), body(&engine)) }
     }
 
-    /// Runs `body` on the engine under the lock, queues its effects, and delivers them once the
-    /// lock is released. A nested call (from a callback) only queues: the outermost caller drains,
-    /// so every subscriber sees events in decision order.
+    /// Runs `body` on the engine under the lock and queues its effects for the event thread, in
+    /// decision order (queued under the same lock that made the decision).
     @discardableResult
     func perform<R: Sendable, E: Error>(_ body: (inout PolicyEngine) throws(E) -> (R, [PolicyEffect]))
         throws(E) -> R {
-        let outcome: (Result<R, E>, Bool) = host.withLock { host in
-            let result: Result<R, E>
+        let result: Result<R, E> = host.withLock { host in
             do throws(E) {
                 let (value, effects) = try body(&host.engine)
-                Self.enqueue(effects, into: &host)
-                result = .success(value)
+                delivery.enqueue(Self.addressed(effects, in: host))
+                return .success(value)
             } catch {
-                result = .failure(error)
+                return .failure(error)
             }
-            if host.isDraining || host.outbox.isEmpty { return (result, false) }
-            host.isDraining = true
-            return (result, true)
         }
-        if outcome.1 { drain() }
-        return try outcome.0.get()
+        delivery.deliverInlineIfNeeded()
+        return try result.get()
     }
 
-    private static func enqueue(_ effects: [PolicyEffect], into host: inout Host) {
+    /// Blocks until every event decided so far, and every event their handlers caused meanwhile,
+    /// has been delivered (tests; a program that must not go on before its sessions heard of a
+    /// change). From a handler, it returns at once: the event thread cannot wait for itself.
+    public func waitForDelivery() {
+        delivery.waitUntilDelivered()
+    }
+
+    private static func addressed(_ effects: [PolicyEffect], in host: Host) -> [EventDelivery.Item] {
+        var items: [EventDelivery.Item] = []
         for effect in effects {
             switch effect.target {
             case .session(let id):
-                if let hub = host.hubs[id] { host.outbox.append((hub, effect.event)) }
+                if let hub = host.hubs[id] { items.append(.event(hub, effect.event)) }
             case .everySession, .everySessionExcept:
                 for id in host.hubs.keys.sorted() where effect.target.includes(id) {
-                    if let hub = host.hubs[id] { host.outbox.append((hub, effect.event)) }
+                    if let hub = host.hubs[id] { items.append(.event(hub, effect.event)) }
                 }
             }
         }
-    }
-
-    private func drain() {
-        while true {
-            let batch: [(EventHub, SessionEvent)] = host.withLock { host in
-                if host.outbox.isEmpty {
-                    host.isDraining = false
-                    return []
-                }
-                defer { host.outbox.removeAll(keepingCapacity: true) }
-                return host.outbox
-            }
-            if batch.isEmpty { return }
-            for (hub, event) in batch { hub.deliver(event) }
-        }
+        return items
     }
 
     /// Removes a session whose object went away (G-INT-KINDS pairing: its victims are released).
+    /// Its streams end behind the events already queued for it.
     func remove(_ id: SessionID) {
-        let hub: EventHub? = host.withLock { $0.hubs.removeValue(forKey: id) }
-        apply { $0.remove(id) }
-        hub?.finish()
+        host.withLock { host in
+            let hub = host.hubs.removeValue(forKey: id)
+            let effects = host.engine.remove(id)
+            delivery.enqueue(Self.addressed(effects, in: host) + (hub.map { [.finish($0)] } ?? []))
+        }
+        delivery.deliverInlineIfNeeded()
     }
 }

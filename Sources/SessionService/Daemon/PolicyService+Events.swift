@@ -3,7 +3,7 @@ import SessionCore
 
 /// The engine's events, forwarded as signals to the session's owner only, each logged.
 extension PolicyService {
-    /// Runs on the thread that made the decision, outside the engine's lock.
+    /// Runs on the `AudioSystem`'s event thread, in decision order, after the call that decided.
     func deliver(_ event: SessionEvent, to served: ServedSession) {
         guard let object = served.object else { return }
         // The secondary-audio hint concerns audio that mixes (a game's soundtrack); a non-mixable

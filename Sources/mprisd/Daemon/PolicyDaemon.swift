@@ -126,6 +126,7 @@ enum PolicyDaemon {
             // A clean stop undoes everything the daemon did to other programs, and waits until
             // the bus has taken those calls (a reply to a later call comes after them).
             players.stop()
+            system.waitForDelivery()  // the sessions' signals about it are sent before the barrier
             changes.undoAll()
             barrier(connection)
         } else {
