@@ -19,8 +19,10 @@ final class PlayerRouteTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: file)
     }
 
-    /// The transport once every queued session step ran (steps run on the engine's own thread).
+    /// The transport once the session's events are delivered and every queued session step ran
+    /// (events arrive on the system's event thread, steps run on the engine's own thread).
     private func transport(_ engine: PlayerEngine) -> Transport {
+        engine.system.waitForDelivery()
         engine.steps.enqueueAndWait {}
         return engine.shared.withLock { $0.transport }
     }
