@@ -85,12 +85,7 @@ extension Connection {
     /// For programs that run without Swift concurrency (a daemon that must not wake up while idle);
     /// never call it on the connection's own I/O thread, whose work it would wait for.
     public func callAndWait(_ message: Message, timeout: Duration? = nil) throws(DBusError) -> Message {
-        guard !core.loop.isOnLoopThread else {
-            throw DBusError.failed("callAndWait on the connection's own thread would never return")
-        }
-        let latch = Latch<Result<Message, DBusError>>()
-        call(message, timeout: timeout) { latch.open(with: $0) }
-        return try latch.wait().get()
+        try waiting { call(message, timeout: timeout, completion: $0) }
     }
 
     static func milliseconds(_ timeout: Duration?) -> Int32 {
