@@ -1,3 +1,5 @@
+import Posix
+
 /// The bridges from the completion-based operations (the one implementation of each) to the
 /// async and blocking forms, so that every form runs the same steps on the I/O thread.
 extension Connection {

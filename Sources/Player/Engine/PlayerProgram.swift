@@ -1,6 +1,7 @@
 import AudioDevices
 import DBus
 import CLinux
+import Posix
 import RemoteControl
 import SessionCore
 import SessionService

@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import SessionService
 #if canImport(Glibc)
 import Glibc
