@@ -7,10 +7,14 @@ extension Connection {
 
     /// Suspends until `start`'s completion runs, then returns or throws its result.
     func awaiting<Value: Sendable>(_ start: (@escaping Completion<Value>) -> Void) async throws(DBusError) -> Value {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, DBusError>, Never>) in
-            start { continuation.resume(returning: $0) }
+        let handOver = AwaitedResult<Value>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start { result in
+                handOver.store(result)
+                continuation.resume()
+            }
         }
-        return try result.get()
+        return try handOver.take().get()
     }
 
     /// Blocks the calling thread until `start`'s completion runs. Never on the connection's own
