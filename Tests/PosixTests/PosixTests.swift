@@ -33,7 +33,7 @@ final class NamedThreadTests: XCTestCase {
     func testDetachedThreadRuns() throws {
         let done = try WakeEvent()
         try NamedThread.detached(name: "posix-detached") { done.signal() }
-        done.wait()
+        try done.wait()
     }
 }
 

@@ -1,4 +1,5 @@
 import CALSA
+import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ public final class MixerVolume: Sendable {
     public let element: String
 
     private let state: VolumeState
-    private let thread: WatchThread
+    private let thread: PollThread
 
     /// The element names tried, in order.
     public static let elementNames = ["Master", "PCM"]
@@ -69,17 +70,18 @@ public final class MixerVolume: Sendable {
                                 reason: String(cString: snd_strerror(pollCode)))
         }
         // From here on `mixer` is touched only on the thread, which also closes it (`finish`).
-        var failure: Int32 = 0
-        let watcher = WatchThread(name: "mixer-volume", descriptors: descriptors, handle: { ready in
-            Self.handle(&ready, mixer: mixer, element: name, state: state, onChange: onChange)
-        }, finish: {
+        // A failing `poll` ends the thread as a vanished device does: no more changes are reported.
+        do throws(PosixError) {
+            thread = try PollThread(name: "mixer-volume", descriptors: descriptors, handle: { ready in
+                Self.handle(&ready, mixer: mixer, element: name, state: state, onChange: onChange)
+            }, finish: { _ in
+                ALSAMixer.close(mixer)
+            })
+        } catch {
+            // The thread never started: the closures were released unrun, and `mixer` is still ours.
             ALSAMixer.close(mixer)
-        }, failure: &failure)
-        guard let watcher else {
-            ALSAMixer.close(mixer)
-            throw .threadFailed(control: control, reason: String(cString: strerror(failure)))
+            throw .threadFailed(control: control, reason: String(cString: strerror(error.code)))
         }
-        thread = watcher
     }
 
     deinit {

@@ -12,6 +12,9 @@ import Glibc
 /// through which other threads hand it work. An idle connection therefore wakes zero times: no
 /// periodic tick, and no blocking `read_write_dispatch(-1)` that would strand work queued by other
 /// threads.
+///
+/// Its poll set changes with libdbus's watches and timeouts, which is why it is not a `PollThread`;
+/// it follows the same rule (`Poll`): a `poll()` that fails for real ends the connection.
 final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a Mutex; all other state loop-thread only
     typealias Job = @Sendable () -> Void
 
@@ -153,8 +156,14 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
             pollSet.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             polled.append(watch)
         }
-        let ready = poll(&pollSet, nfds_t(pollSet.count), nextTimeoutMilliseconds())
-        if ready < 0 { return }  // EINTR: go round again.
+        do throws(PosixError) {
+            _ = try Poll.wait(&pollSet, timeoutMilliseconds: nextTimeoutMilliseconds())
+        } catch {
+            // Polling again would fail again: the connection ends, as when the bus goes away
+            // (`tearDown` closes it; callers see `.disconnected` and failed calls).
+            stop()
+            return
+        }
         if pollSet[0].revents != 0 {
             wakeEvent.drain()
         }

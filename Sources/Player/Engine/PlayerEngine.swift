@@ -31,7 +31,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     let session: any AudioSessionHandle
     /// Where session steps run, in order: remote commands arrive on the D-Bus I/O thread, which
     /// must not wait for the daemon's answer to an activation.
-    let steps: EventThread
+    let steps: SerialThread
     /// Whether `session` is the policy daemon's (its restarts are not audio losses).
     let sessionIsRemote: Bool
     /// The player's subscription to its session's events (interruptions, route changes).
@@ -53,7 +53,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         do throws(PosixError) {
             wakeEvent = try WakeEvent()
             finishedEvent = try WakeEvent()
-            steps = try EventThread(name: "session")
+            steps = try SerialThread(name: "session")
         } catch {
             throw PlayerError("\(error)")
         }

@@ -1,0 +1,67 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread of its own that sleeps in `poll()` on a few descriptors plus a `WakeEvent`, with no
+/// timeout: while nothing happens on them it never wakes (a daemon using it is idle at zero
+/// wake-ups per second). `stop()` signals the event and joins the thread.
+///
+/// The descriptors go to `handle` with their `revents` filled; `handle` returns `false` when what
+/// it watches is gone, which ends the thread. A failing `poll` ends it too (`Poll`'s rule). `finish`
+/// runs last on the thread, however the loop ended, with the error that ended it, if any: it
+/// closes what the thread watched and reports the failure.
+public final class PollThread: Sendable {
+    private let wake: WakeEvent
+    private let thread: Mutex<NamedThread?>
+
+    /// Starts the thread, named `name` (at most 15 bytes, shown in `/proc/PID/task/TID/comm`).
+    /// Both closures are handed over to the new thread: what they capture belongs to it from now
+    /// on. Throws when no eventfd or thread can be made; then neither closure ran or will run, and
+    /// what they captured is the caller's again.
+    public init(name: String, descriptors: [pollfd], handle: @escaping (inout [pollfd]) -> Bool,
+                finish: @escaping (PosixError?) -> Void) throws(PosixError) {
+        let wake = try WakeEvent()
+        self.wake = wake
+        let body = { finish(PollThread.run(descriptors: descriptors, wake: wake, handle: handle)) }
+        thread = Mutex(try NamedThread.start(name: name, body))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Wakes the thread and waits for it to end (`finish` has run when this returns). Called on the
+    /// thread itself (from `handle`), it only asks it to end after the current round.
+    public func stop() {
+        guard let thread = self.thread.withLock({ state -> NamedThread? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        wake.signal()
+        if thread.isCurrent {
+            thread.detach()
+        } else {
+            thread.join()
+        }
+    }
+
+    /// `poll` on the descriptors and the wake event until the event is signalled, `poll` fails
+    /// (returned), or `handle` says what it watches is gone.
+    private static func run(descriptors: [pollfd], wake: WakeEvent,
+                            handle: (inout [pollfd]) -> Bool) -> PosixError? {
+        var all = descriptors + [wake.pollDescriptor]
+        let watched = descriptors.count
+        while true {
+            do throws(PosixError) {
+                guard try Poll.wait(&all) > 0 else { continue }
+            } catch {
+                return error
+            }
+            if all[watched].revents != 0 { return nil }
+            var mine = Array(all[0..<watched])
+            guard mine.contains(where: { $0.revents != 0 }) else { continue }
+            guard handle(&mine) else { return nil }
+        }
+    }
+}
