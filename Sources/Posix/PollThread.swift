@@ -7,24 +7,44 @@ import Glibc
 /// timeout: while nothing happens on them it never wakes (a daemon using it is idle at zero
 /// wake-ups per second). `stop()` signals the event and joins the thread.
 ///
-/// The descriptors go to `handle` with their `revents` filled; `handle` returns `false` when what
-/// it watches is gone, which ends the thread. A failing `poll` ends it too (`Poll`'s rule). `finish`
-/// runs last on the thread, however the loop ended, with the error that ended it, if any: it
-/// closes what the thread watched and reports the failure.
+/// The descriptors go to `Work.handle` with their `revents` filled; it returns `false` when what it
+/// watches is gone, which ends the thread. A failing `poll` ends it too (`Poll`'s rule).
+/// `Work.finish` runs last on the thread, however the loop ended, with the error that ended it, if
+/// any: it closes what the thread watched and reports the failure.
 public final class PollThread: Sendable {
     private let wake: WakeEvent
     private let thread: Mutex<NamedThread?>
 
+    /// What the thread does: `handle` gets the descriptors with their `revents` filled and returns
+    /// false when what it watches is gone; `finish` runs last. Not Sendable: handed over whole to
+    /// the thread, with whatever the closures capture (a device that `finish` closes).
+    public struct Work {
+        public var handle: (inout [pollfd]) -> Bool
+        public var finish: (PosixError?) -> Void
+
+        public init(handle: @escaping (inout [pollfd]) -> Bool, finish: @escaping (PosixError?) -> Void) {
+            self.handle = handle
+            self.finish = finish
+        }
+    }
+
     /// Starts the thread, named `name` (at most 15 bytes, shown in `/proc/PID/task/TID/comm`).
-    /// Both closures are handed over to the new thread: what they capture belongs to it from now
-    /// on. Throws when no eventfd or thread can be made; then neither closure ran or will run, and
-    /// what they captured is the caller's again.
-    public init(name: String, descriptors: [pollfd], handle: @escaping (inout [pollfd]) -> Bool,
-                finish: @escaping (PosixError?) -> Void) throws(PosixError) {
-        let wake = try WakeEvent()
+    /// `work` is handed over (`sending`): what it captures belongs to the thread from now on.
+    /// `work.finish` runs exactly once: on the thread when it ends, or — when no eventfd or thread
+    /// can be made — at once on the caller's thread with that error, which is then thrown.
+    public init(name: String, descriptors: [pollfd], work: sending Work) throws(PosixError) {
+        let wake: WakeEvent
+        do throws(PosixError) {
+            wake = try WakeEvent()
+        } catch {
+            work.finish(error)
+            throw error
+        }
         self.wake = wake
-        let body = { finish(PollThread.run(descriptors: descriptors, wake: wake, handle: handle)) }
-        thread = Mutex(try NamedThread.start(name: name, body))
+        thread = Mutex(try NamedThread.start(name: name, runningOnce: { failure in
+            if let failure { return work.finish(failure) }
+            work.finish(PollThread.run(descriptors: descriptors, wake: wake, handle: work.handle))
+        }))
     }
 
     deinit {

@@ -46,10 +46,10 @@ final class PollTests: XCTestCase {
     func testPollThreadReportsTheFailureThatEndedIt() throws {
         let readable = try WakeEvent()
         let finished = Latch<PosixError?>()
-        let thread = try PollThread(name: "poll-fails", descriptors: [readable.pollDescriptor], handle: { _ in
+        let thread = try PollThread(name: "poll-fails", descriptors: [readable.pollDescriptor], work: .init(handle: { _ in
             readable.drain()
             return true
-        }, finish: { finished.open(with: $0) })
+        }, finish: { finished.open(with: $0) }))
         defer { thread.stop() }
         let outcome = withDescriptorLimit(1) { () -> PosixError?? in
             readable.signal()  // wakes the thread if it is asleep already: its next poll fails

@@ -99,3 +99,21 @@ final class MonotonicClockTests: XCTestCase {
         XCTAssertLessThan(MonotonicClock.nanoseconds() - start, 50_000_000)
     }
 }
+
+final class LoopBoundTests: XCTestCase {
+    /// The value is reachable on its loop's thread and recognized as out of reach elsewhere.
+    func testAccessibleOnlyOnTheLoopThread() throws {
+        let owner = Mutex<pthread_t?>(nil)
+        let bound = LoopBound([1]) { owner.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+        XCTAssertFalse(bound.isAccessible)
+        let seen = Mutex<[Int]>([])
+        let thread = try NamedThread.start(name: "loop-bound") {
+            owner.withLock { $0 = pthread_self() }
+            bound.value.append(2)
+            seen.withLock { $0 = bound.value }
+        }
+        thread.join()
+        XCTAssertEqual(seen.withLock { $0 }, [1, 2])
+        XCTAssertFalse(bound.isAccessible, "the test's thread is not the loop's")
+    }
+}

@@ -60,17 +60,16 @@ public final class JackMonitor: Sendable {
             throw .deviceFailed(control: control, operation: "getting its poll descriptors",
                                 reason: ALSAControl.describe(pollCode))
         }
-        // From here on `ctl` is touched only on the thread, which also closes it (`finish`).
+        // From here on `ctl` belongs to the thread, which also closes it (`finish`).
         // A failing `poll` ends the thread as a vanished device does: no more changes are reported.
         do throws(PosixError) {
-            thread = try PollThread(name: "jack-monitor", descriptors: descriptors, handle: { ready in
+            thread = try PollThread(name: "jack-monitor", descriptors: descriptors, work: .init(handle: { ready in
                 Self.handle(&ready, ctl: ctl, jacks: jacks, state: state, onChange: onChange)
             }, finish: { _ in
                 ALSAControl.close(ctl)
-            })
+            }))
         } catch {
-            // The thread never started: the closures were released unrun, and `ctl` is still ours.
-            ALSAControl.close(ctl)
+            // `finish` ran here, and closed the device.
             throw .threadFailed(control: control, reason: String(cString: strerror(error.code)))
         }
     }

@@ -69,17 +69,16 @@ public final class MixerVolume: Sendable {
             throw .deviceFailed(control: control, operation: "getting its poll descriptors",
                                 reason: String(cString: snd_strerror(pollCode)))
         }
-        // From here on `mixer` is touched only on the thread, which also closes it (`finish`).
+        // From here on `mixer` belongs to the thread, which also closes it (`finish`).
         // A failing `poll` ends the thread as a vanished device does: no more changes are reported.
         do throws(PosixError) {
-            thread = try PollThread(name: "mixer-volume", descriptors: descriptors, handle: { ready in
+            thread = try PollThread(name: "mixer-volume", descriptors: descriptors, work: .init(handle: { ready in
                 Self.handle(&ready, mixer: mixer, element: name, state: state, onChange: onChange)
             }, finish: { _ in
                 ALSAMixer.close(mixer)
-            })
+            }))
         } catch {
-            // The thread never started: the closures were released unrun, and `mixer` is still ours.
-            ALSAMixer.close(mixer)
+            // `finish` ran here, and closed the device.
             throw .threadFailed(control: control, reason: String(cString: strerror(error.code)))
         }
     }

@@ -33,12 +33,12 @@ public final class StateFileWatcher: Sendable {
         do throws(PosixError) {
             thread = try PollThread(name: "state-watch",
                                     descriptors: [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)],
-                                    handle: { _ in
+                                    work: .init(handle: { _ in
                                         changes.inotifyReadable()
                                         return true
-                                    }, finish: { _ in close(inotifyFD) })
+                                    }, finish: { _ in close(inotifyFD) }))
         } catch {
-            close(inotifyFD)
+            // `finish` ran here, and closed the inotify descriptor.
             throw StateFileError(path: file.directory, operation: "start a thread to watch", code: error.code)
         }
     }
