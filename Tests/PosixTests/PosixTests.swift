@@ -101,14 +101,15 @@ final class MonotonicClockTests: XCTestCase {
 }
 
 final class LoopBoundTests: XCTestCase {
-    /// The value is reachable on its loop's thread and recognized as out of reach elsewhere.
-    func testAccessibleOnlyOnTheLoopThread() throws {
-        let owner = Mutex<pthread_t?>(nil)
-        let bound = LoopBound([1]) { owner.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
-        XCTAssertFalse(bound.isAccessible)
+    /// The value is reachable on its loop's thread (once that thread claimed it) and recognized as
+    /// out of reach elsewhere.
+    func testAccessibleOnlyOnTheOwningThread() throws {
+        let owner = OwningThread()
+        let bound = LoopBound([1]) { owner.isCurrent }
+        XCTAssertFalse(bound.isAccessible, "no thread claimed it yet")
         let seen = Mutex<[Int]>([])
         let thread = try NamedThread.start(name: "loop-bound") {
-            owner.withLock { $0 = pthread_self() }
+            owner.claim()
             bound.value.append(2)
             seen.withLock { $0 = bound.value }
         }

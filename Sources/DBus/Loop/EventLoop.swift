@@ -25,7 +25,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     private let wakeEvent: WakeEvent
     private let pending = Mutex(Pending())
-    private let loopThread = Atomic<UInt>(0)
+    private let loopThread = OwningThread()
 
     // Loop-thread state.
     private var watches: [OpaquePointer] = []
@@ -49,8 +49,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     /// Whether the caller runs on this loop's thread.
     var isOnLoopThread: Bool {
-        let id = loopThread.load(ordering: .relaxed)
-        return id != 0 && id == UInt(pthread_self())
+        loopThread.isCurrent
     }
 
     /// Starts the thread. `name` shows in `/proc/PID/task/*/comm`.
@@ -114,7 +113,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     // MARK: The loop
 
     private func run() {
-        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        loopThread.claim()
         while true {
             let stopping = runJobs()
             afterWork()

@@ -9,6 +9,7 @@ import Glibc
 /// writes to the sink (which blocks, pacing the loop); sleeps on `wakeEvent` while paused.
 extension PlayerEngine {
     func runAudioThread() {
+        audioThread.claim()
         while true {
             let (transport, requests, volume, device) = shared.withLock { state in
                 defer { state.requests.removeAll() }
