@@ -2,7 +2,8 @@ extension Connection {
     /// Subscribes to the signals `rule` matches: adds the match on the bus (waiting for the bus to
     /// accept it, so no signal sent after this returns is missed) and calls `handler` on the I/O
     /// thread for each one. `handler` must not block. The async form of
-    /// `subscribe(_:_:timeout:completion:)`.
+    /// `subscribe(_:_:timeout:completion:)`: cancelling the task does not abandon it (it completes,
+    /// and the caller cancels the subscription it gets).
     public func subscribe(_ rule: MatchRule,
                           _ handler: @escaping @Sendable (Message) -> Void) async throws(DBusError) -> SignalSubscription {
         try await awaiting { subscribe(rule, handler, onFinish: nil, timeout: nil, completion: $0) }
