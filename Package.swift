@@ -5,11 +5,12 @@
 //   mprisd → Player → SessionService → RemoteControl (for the MPRIS names of foreign players)
 //   SessionService → AudioDevices, DBus, SessionCore;  RemoteControl → DBus, SessionCore
 //   AudioDevices → SessionCore;  SessionCore, DBus, AudioDevices, SessionService, Player, RemoteControl, mprisd → Posix
-//   Posix, DBus, AudioDevices → C modules (Player and mprisd also CLinux, for signalfd)
+//   Posix, DBus, AudioDevices → C modules (mprisd also CLinux, to start a child tied to it)
 // SessionCore's rules are pure Swift (the policy engine imports nothing but the standard library);
 // its AudioSystem uses Posix only for the one thread that delivers the sessions' events.
-// Posix wraps the few Linux calls everyone needs once (named threads, the monotonic clock, eventfd
-// wake-ups) and depends on nothing but CLinux.
+// Posix wraps the few Linux calls everyone needs once and holds the one threading toolkit (named
+// threads, poll threads with one error rule, the serial thread, the latch, signalfd, eventfd
+// wake-ups, the monotonic clock); it depends on nothing but CLinux.
 import PackageDescription
 
 let strict: [SwiftSetting] = [

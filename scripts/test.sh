@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing, builds with warnings as errors, runs `swift test`.
+# Runs every test: installs what is missing, builds with warnings as errors, runs `swift test`, then
+# (scripts/tsan.sh) the threaded libraries' tests once more under ThreadSanitizer.
 # Each test starts its own private dbus-daemon; nothing touches the machine's buses.
-# Extra arguments go to `swift test` (for example `--filter DBusTests`).
+# Extra arguments go to `swift test` (for example `--filter DBusTests`) and skip the TSan pass.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/install-packages.sh
@@ -23,5 +24,8 @@ if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ (([0-9]+)\ tests?\ skipped\
 else
     echo "tests: no XCTest summary found" >&2
     (( status != 0 )) || status=1
+fi
+if (( $# == 0 )); then
+    scripts/tsan.sh || status=1
 fi
 exit "$status"

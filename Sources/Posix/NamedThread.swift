@@ -13,10 +13,20 @@ public struct NamedThread: Sendable {
     /// `pthread_setname_np(pthread_self(), name)` on the new thread before `body` runs. Names are
     /// cut to the kernel's 15 bytes.
     ///
-    /// `body` is handed over to the new thread: whatever it captures belongs to that thread from now
-    /// on (it is not required to be `Sendable` because device handles are owned this way). On
-    /// failure, `body` never runs and is released here.
-    public static func start(name: String, _ body: @escaping () -> Void) throws(PosixError) -> NamedThread {
+    /// `body` is handed over to the new thread (`sending`): whatever it captures belongs to that
+    /// thread from now on, and the compiler holds the caller to it. On failure, `body` never runs
+    /// and is released here.
+    public static func start(name: String, _ body: sending @escaping () -> Void) throws(PosixError) -> NamedThread {
+        try start(name: name, runningOnce: { failure in
+            if failure == nil { body() }
+        })
+    }
+
+    /// Starts a thread as `start(name:_:)` does, running `body(nil)`; when no thread can be started,
+    /// runs `body(error)` on the caller's thread instead, then throws the error. Either way `body`
+    /// runs exactly once, so what it was handed (a device to close) is released by it alone.
+    public static func start(name: String,
+                             runningOnce body: sending @escaping (PosixError?) -> Void) throws(PosixError) -> NamedThread {
         let start = ThreadStart(name: name, body: body)
         let argument = Unmanaged.passRetained(start).toOpaque()
         var handle = pthread_t()
@@ -27,15 +37,16 @@ public struct NamedThread: Sendable {
             return nil
         }, argument)
         guard code == 0 else {
-            Unmanaged<ThreadStart>.fromOpaque(argument).release()
-            throw PosixError("pthread_create", code: code)
+            let error = PosixError("pthread_create", code: code)
+            Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue().body(error)
+            throw error
         }
         return NamedThread(handle: handle)
     }
 
     /// Starts a thread as `start(name:_:)` does and detaches it: it cleans up after itself when
     /// `body` returns, and nobody joins it.
-    public static func detached(name: String, _ body: @escaping () -> Void) throws(PosixError) {
+    public static func detached(name: String, _ body: sending @escaping () -> Void) throws(PosixError) {
         try start(name: name, body).detach()
     }
 
@@ -56,12 +67,13 @@ public struct NamedThread: Sendable {
 }
 
 /// What `pthread_create` hands the new thread: its name and body, retained once for it and
-/// released there. Not Sendable on purpose: the body belongs to that one thread.
+/// released there (or back here when it could not start). Not Sendable on purpose: the body
+/// belongs to that one thread.
 private final class ThreadStart {
     let name: [CChar]
-    let body: () -> Void
+    let body: (PosixError?) -> Void
 
-    init(name: String, body: @escaping () -> Void) {
+    init(name: String, body: @escaping (PosixError?) -> Void) {
         // The kernel keeps 15 bytes and a NUL; longer names make pthread_setname_np fail (ERANGE).
         self.name = name.utf8.prefix(15).map { CChar(bitPattern: $0) } + [0]
         self.body = body
@@ -69,6 +81,6 @@ private final class ThreadStart {
 
     func run() {
         pthread_setname_np(pthread_self(), name)
-        body()
+        body(nil)
     }
 }

@@ -45,11 +45,11 @@ public final class WakeEvent: Sendable {
     }
 
     /// Blocks in `poll()` until signalled, then drains: for a thread that has nothing else to wait on.
-    public func wait() {
-        var entry = pollDescriptor
+    /// - Throws: a failing `poll` (`Poll`'s rule).
+    public func wait() throws(PosixError) {
+        var entry = [pollDescriptor]
         while true {
-            if poll(&entry, 1, -1) > 0, drain() > 0 { return }
-            entry.revents = 0
+            if try Poll.wait(&entry) > 0, drain() > 0 { return }
         }
     }
 }

@@ -1,5 +1,6 @@
 @testable import DBus
 import Glibc
+import Posix
 import Synchronization
 import TestSupport
 import XCTest

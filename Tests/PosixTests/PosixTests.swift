@@ -33,7 +33,7 @@ final class NamedThreadTests: XCTestCase {
     func testDetachedThreadRuns() throws {
         let done = try WakeEvent()
         try NamedThread.detached(name: "posix-detached") { done.signal() }
-        done.wait()
+        try done.wait()
     }
 }
 
@@ -97,5 +97,24 @@ final class MonotonicClockTests: XCTestCase {
         let start = MonotonicClock.nanoseconds()
         MonotonicClock.sleep(untilNanoseconds: start - 1_000_000_000)
         XCTAssertLessThan(MonotonicClock.nanoseconds() - start, 50_000_000)
+    }
+}
+
+final class LoopBoundTests: XCTestCase {
+    /// The value is reachable on its loop's thread (once that thread claimed it) and recognized as
+    /// out of reach elsewhere.
+    func testAccessibleOnlyOnTheOwningThread() throws {
+        let owner = OwningThread()
+        let bound = LoopBound([1]) { owner.isCurrent }
+        XCTAssertFalse(bound.isAccessible, "no thread claimed it yet")
+        let seen = Mutex<[Int]>([])
+        let thread = try NamedThread.start(name: "loop-bound") {
+            owner.claim()
+            bound.value.append(2)
+            seen.withLock { $0 = bound.value }
+        }
+        thread.join()
+        XCTAssertEqual(seen.withLock { $0 }, [1, 2])
+        XCTAssertFalse(bound.isAccessible, "the test's thread is not the loop's")
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Posix
 import SessionCore
 import SessionService
 import Synchronization

@@ -25,7 +25,7 @@ public final class JackMonitor: Sendable {
     public let ports: [AudioPort]
 
     private let state: JackStates
-    private let thread: WatchThread
+    private let thread: PollThread
 
     /// Opens `control` (`hw:0`, `default`, or any `ctl.NAME` of the configuration) and starts
     /// watching it. `onChange` runs on the monitor's thread; it must not block for long.
@@ -60,18 +60,18 @@ public final class JackMonitor: Sendable {
             throw .deviceFailed(control: control, operation: "getting its poll descriptors",
                                 reason: ALSAControl.describe(pollCode))
         }
-        // From here on `ctl` is touched only on the thread, which also closes it (`finish`).
-        var failure: Int32 = 0
-        let watcher = WatchThread(name: "jack-monitor", descriptors: descriptors, handle: { ready in
-            Self.handle(&ready, ctl: ctl, jacks: jacks, state: state, onChange: onChange)
-        }, finish: {
-            ALSAControl.close(ctl)
-        }, failure: &failure)
-        guard let watcher else {
-            ALSAControl.close(ctl)
-            throw .threadFailed(control: control, reason: PosixError.reason(failure))
+        // From here on `ctl` belongs to the thread, which also closes it (`finish`).
+        // A failing `poll` ends the thread as a vanished device does: no more changes are reported.
+        do throws(PosixError) {
+            thread = try PollThread(name: "jack-monitor", descriptors: descriptors, work: .init(handle: { ready in
+                Self.handle(&ready, ctl: ctl, jacks: jacks, state: state, onChange: onChange)
+            }, finish: { _ in
+                ALSAControl.close(ctl)
+            }))
+        } catch {
+            // `finish` ran here, and closed the device.
+            throw .threadFailed(control: control, reason: error.reason)
         }
-        thread = watcher
     }
 
     deinit {

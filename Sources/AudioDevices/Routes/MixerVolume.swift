@@ -36,7 +36,7 @@ public final class MixerVolume: Sendable {
     public let element: String
 
     private let state: VolumeState
-    private let thread: WatchThread
+    private let thread: PollThread
 
     /// The element names tried, in order.
     public static let elementNames = ["Master", "PCM"]
@@ -69,18 +69,18 @@ public final class MixerVolume: Sendable {
             throw .deviceFailed(control: control, operation: "getting its poll descriptors",
                                 reason: String(cString: snd_strerror(pollCode)))
         }
-        // From here on `mixer` is touched only on the thread, which also closes it (`finish`).
-        var failure: Int32 = 0
-        let watcher = WatchThread(name: "mixer-volume", descriptors: descriptors, handle: { ready in
-            Self.handle(&ready, mixer: mixer, element: name, state: state, onChange: onChange)
-        }, finish: {
-            ALSAMixer.close(mixer)
-        }, failure: &failure)
-        guard let watcher else {
-            ALSAMixer.close(mixer)
-            throw .threadFailed(control: control, reason: PosixError.reason(failure))
+        // From here on `mixer` belongs to the thread, which also closes it (`finish`).
+        // A failing `poll` ends the thread as a vanished device does: no more changes are reported.
+        do throws(PosixError) {
+            thread = try PollThread(name: "mixer-volume", descriptors: descriptors, work: .init(handle: { ready in
+                Self.handle(&ready, mixer: mixer, element: name, state: state, onChange: onChange)
+            }, finish: { _ in
+                ALSAMixer.close(mixer)
+            }))
+        } catch {
+            // `finish` ran here, and closed the device.
+            throw .threadFailed(control: control, reason: error.reason)
         }
-        thread = watcher
     }
 
     deinit {

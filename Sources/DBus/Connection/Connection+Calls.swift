@@ -27,12 +27,17 @@ extension Connection {
         let built = UnsafeTransfer(try outgoing.makeLibdbusMessage())
         let milliseconds = Self.milliseconds(timeout)
         let box = PendingBox()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, DBusError>, Never>) in
-                let pending = PendingReply { continuation.resume(returning: $0) }
+        let handOver = AwaitedResult<Message>()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let finish: PendingReply.Completion = { result in
+                    handOver.store(result)
+                    continuation.resume()
+                }
+                let pending = PendingReply(finish)
                 guard box.register(pending) else {
                     dbus_message_unref(built.value)
-                    continuation.resume(returning: .failure(PendingReply.cancelled))
+                    finish(.failure(PendingReply.cancelled))
                     return
                 }
                 // Ownership of `built` moves to the loop thread.
@@ -41,7 +46,7 @@ extension Connection {
                 }
                 if !accepted {
                     dbus_message_unref(built.value)
-                    continuation.resume(returning: .failure(.disconnected))
+                    finish(.failure(.disconnected))
                 }
             }
         } onCancel: {
@@ -49,7 +54,7 @@ extension Connection {
                 onLoop { _ in pending.cancel() }
             }
         }
-        return try result.get()
+        return try handOver.take().get()
     }
 
     /// Sends a method call; `completion` runs on the connection's I/O thread with the reply, the
@@ -85,12 +90,7 @@ extension Connection {
     /// For programs that run without Swift concurrency (a daemon that must not wake up while idle);
     /// never call it on the connection's own I/O thread, whose work it would wait for.
     public func callAndWait(_ message: Message, timeout: Duration? = nil) throws(DBusError) -> Message {
-        guard !core.loop.isOnLoopThread else {
-            throw DBusError.failed("callAndWait on the connection's own thread would never return")
-        }
-        let latch = Latch<Result<Message, DBusError>>()
-        call(message, timeout: timeout) { latch.open(with: $0) }
-        return try latch.wait().get()
+        try waiting { call(message, timeout: timeout, completion: $0) }
     }
 
     static func milliseconds(_ timeout: Duration?) -> Int32 {

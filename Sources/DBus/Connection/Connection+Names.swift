@@ -18,109 +18,83 @@ extension Connection {
         case released = 1, nonExistent, notOwner
     }
 
-    /// Asks the bus for `name`. `.nameAcquired`/`.nameLost` events follow ownership changes.
-    public func requestName(_ name: String, flags: NameFlags = []) async throws(DBusError) -> RequestNameReply {
-        guard NameSyntax.isBusName(name), !name.hasPrefix(":") else {
-            throw DBusError.invalidArgs("'\(name)' is not a well-known bus name")
-        }
-        let reply = try await callBus("RequestName", [.string(name), .uint32(flags.rawValue)])
-        guard case .uint32(let code)? = reply.first, let answer = RequestNameReply(rawValue: code) else {
-            throw DBusError.failed("unexpected RequestName reply \(reply)")
-        }
-        return answer
-    }
-
-    /// `requestName` for programs without Swift concurrency: blocks the calling thread (never the
-    /// connection's own) until the bus answers.
-    public func requestNameAndWait(_ name: String, flags: NameFlags = []) throws(DBusError) -> RequestNameReply {
-        guard NameSyntax.isBusName(name), !name.hasPrefix(":") else {
-            throw DBusError.invalidArgs("'\(name)' is not a well-known bus name")
-        }
-        let reply = try callAndWait(.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                                interface: BusDaemon.interface, member: "RequestName",
-                                                body: [.string(name), .uint32(flags.rawValue)]))
-        guard case .uint32(let code)? = reply.body.first, let answer = RequestNameReply(rawValue: code) else {
-            throw DBusError.failed("unexpected RequestName reply \(reply.body)")
-        }
-        return answer
-    }
-
-    /// `requestName` with a completion that runs on the I/O thread: for code that runs there (an
-    /// exported object's handler) or that does not use Swift concurrency.
+    /// Asks the bus for `name`; `completion` runs on the I/O thread (for code that runs there, an
+    /// exported object's handler, or that does not use Swift concurrency). `.nameAcquired` and
+    /// `.nameLost` events follow ownership changes.
     public func requestName(_ name: String, flags: NameFlags = [],
                             completion: @escaping @Sendable (Result<RequestNameReply, DBusError>) -> Void) {
         guard NameSyntax.isBusName(name), !name.hasPrefix(":") else {
             return completion(.failure(.invalidArgs("'\(name)' is not a well-known bus name")))
         }
-        call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
-                         member: "RequestName", body: [.string(name), .uint32(flags.rawValue)])) { result in
-            completion(result.flatMap { reply in
-                guard case .uint32(let code)? = reply.body.first, let answer = RequestNameReply(rawValue: code) else {
-                    return .failure(.failed("unexpected RequestName reply \(reply.body)"))
-                }
-                return .success(answer)
-            })
+        callBus("RequestName", [.string(name), .uint32(flags.rawValue)]) { reply in
+            completion(reply.flatMap { Self.code($0, of: "RequestName") })
         }
     }
 
-    /// `releaseName` with a completion that runs on the I/O thread.
+    /// The async form of `requestName(_:flags:completion:)`.
+    public func requestName(_ name: String, flags: NameFlags = []) async throws(DBusError) -> RequestNameReply {
+        try await awaiting { requestName(name, flags: flags, completion: $0) }
+    }
+
+    /// `requestName` for programs without Swift concurrency: blocks the calling thread (never the
+    /// connection's own) until the bus answers.
+    public func requestNameAndWait(_ name: String, flags: NameFlags = []) throws(DBusError) -> RequestNameReply {
+        try waiting { requestName(name, flags: flags, completion: $0) }
+    }
+
+    /// Gives up `name` (or leaves its queue); `completion` runs on the I/O thread.
     public func releaseName(_ name: String,
                             completion: @escaping @Sendable (Result<ReleaseNameReply, DBusError>) -> Void) {
-        call(.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
-                         member: "ReleaseName", body: [.string(name)])) { result in
-            completion(result.flatMap { reply in
-                guard case .uint32(let code)? = reply.body.first, let answer = ReleaseNameReply(rawValue: code) else {
-                    return .failure(.failed("unexpected ReleaseName reply \(reply.body)"))
-                }
-                return .success(answer)
-            })
+        callBus("ReleaseName", [.string(name)]) { reply in
+            completion(reply.flatMap { Self.code($0, of: "ReleaseName") })
         }
     }
 
-    /// Gives up `name` (or leaves its queue).
+    /// The async form of `releaseName(_:completion:)`.
     @discardableResult
     public func releaseName(_ name: String) async throws(DBusError) -> ReleaseNameReply {
-        let reply = try await callBus("ReleaseName", [.string(name)])
-        guard case .uint32(let code)? = reply.first, let answer = ReleaseNameReply(rawValue: code) else {
-            throw DBusError.failed("unexpected ReleaseName reply \(reply)")
+        try await awaiting { releaseName(name, completion: $0) }
+    }
+
+    /// The unique name owning `name`, or nil when nobody owns it; `completion` runs on the I/O thread.
+    func nameOwner(_ name: String, completion: @escaping Completion<String?>) {
+        callBus("GetNameOwner", [.string(name)]) { reply in
+            switch reply {
+            case .success(let body):
+                guard case .string(let owner)? = body.first, !owner.isEmpty else { return completion(.success(nil)) }
+                completion(.success(owner))
+            case .failure(let error) where error.name == DBusError.Name.nameHasNoOwner:
+                completion(.success(nil))
+            case .failure(let error):
+                completion(.failure(error))
+            }
         }
-        return answer
     }
 
     /// The unique name owning `name`, or nil when nobody owns it.
     public func nameOwner(_ name: String) async throws(DBusError) -> String? {
-        do {
-            let reply = try await callBus("GetNameOwner", [.string(name)])
-            guard case .string(let owner)? = reply.first else { return nil }
-            return owner
-        } catch where error.name == DBusError.Name.nameHasNoOwner {
-            return nil
-        }
+        try await awaiting { nameOwner(name, completion: $0) }
     }
 
     /// Every name currently on the bus (`ListNames`).
     public func listNames() async throws(DBusError) -> [String] {
-        let reply = try await callBus("ListNames")
+        let reply = try await awaiting { callBus("ListNames", completion: $0) }
         return try [String](dbusValue: reply.first ?? .array(element: .string, []))
     }
 
     /// Follows the owner of `name`: `handler` gets the current owner first (nil if none), then
-    /// every change, on the I/O thread. Cancel the returned subscription to stop.
+    /// every change, on the I/O thread. Cancel the returned subscription to stop. The async form of
+    /// `watchNameOwner(_:_:completion:)`.
     public func watchNameOwner(_ name: String,
                                _ handler: @escaping @Sendable (String?) -> Void) async throws(DBusError) -> SignalSubscription {
-        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
-                             member: "NameOwnerChanged", path: BusDaemon.path, arguments: [0: name])
-        let subscription = try await subscribe(rule) { signal in
-            guard signal.body.count == 3, case .string(let owner) = signal.body[2] else { return }
-            handler(owner.isEmpty ? nil : owner)
-        }
-        // Asked after the match is in place, so no change between the two can be missed.
-        handler(try await nameOwner(name))
-        return subscription
+        try await awaiting { watchNameOwner(name, handler, completion: $0) }
     }
 
-    func callBus(_ member: String, _ body: [DBusValue] = []) async throws(DBusError) -> [DBusValue] {
-        try await call(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
-                       member: member, body)
+    /// The reply code of `RequestName` or `ReleaseName`.
+    private static func code<Reply: RawRepresentable<UInt32>>(_ body: [DBusValue], of member: String) -> Result<Reply, DBusError> {
+        guard case .uint32(let code)? = body.first, let answer = Reply(rawValue: code) else {
+            return .failure(.failed("unexpected \(member) reply \(body)"))
+        }
+        return .success(answer)
     }
 }

@@ -1,40 +1,23 @@
 extension Connection {
     /// Subscribes to the signals `rule` matches: adds the match on the bus (waiting for the bus to
     /// accept it, so no signal sent after this returns is missed) and calls `handler` on the I/O
-    /// thread for each one. `handler` must not block.
+    /// thread for each one. `handler` must not block. The async form of
+    /// `subscribe(_:_:timeout:completion:)`: cancelling the task does not abandon it (it completes,
+    /// and the caller cancels the subscription it gets).
     public func subscribe(_ rule: MatchRule,
                           _ handler: @escaping @Sendable (Message) -> Void) async throws(DBusError) -> SignalSubscription {
-        try await subscribe(rule, handler, onFinish: nil)
+        try await awaiting { subscribe(rule, handler, onFinish: nil, timeout: nil, completion: $0) }
     }
 
     /// The signals `rule` matches, as a stream that ends when the subscription is cancelled or
     /// the connection closes.
     public func signals(_ rule: MatchRule) async throws(DBusError) -> (stream: AsyncStream<Message>, subscription: SignalSubscription) {
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .unbounded)
-        let subscription = try await subscribe(rule, { continuation.yield($0) },
-                                               onFinish: { continuation.finish() })
+        let subscription = try await awaiting {
+            subscribe(rule, { continuation.yield($0) }, onFinish: { continuation.finish() }, timeout: nil,
+                      completion: $0)
+        }
         return (stream, subscription)
-    }
-
-    private func subscribe(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void,
-                           onFinish: (@Sendable () -> Void)?) async throws(DBusError) -> SignalSubscription {
-        let id = nextSubscription.add(1, ordering: .relaxed).newValue
-        var ownerWatch: SignalSubscription?
-        if rule.needsOwnerTracking, let sender = rule.sender {
-            ownerWatch = try await watchNameOwner(sender) { [core] owner in
-                core.signals.setOwner(owner, of: sender)
-            }
-        }
-        do {
-            _ = try await callBus("AddMatch", [.string(rule.text)])
-        } catch {
-            removeMatch(rule, ifAddedDespite: error)
-            ownerWatch?.cancel()
-            throw error
-        }
-        let entry = SignalRouter.Subscription(rule: rule, handler: handler, onFinish: onFinish)
-        onLoop { $0.signals.add(id, entry) }
-        return SignalSubscription(connection: self, id: id, rule: rule, ownerWatch: ownerWatch)
     }
 }
 

@@ -1,4 +1,5 @@
 import CDBus
+import Posix
 
 /// The loop-confined heart of a `Connection`: the libdbus connection and the tables that route
 /// its messages. Everything here runs on the connection's `EventLoop` thread, except `open`,
@@ -9,8 +10,11 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
     let events = Broadcaster<ConnectionEvent>()
     /// `nil` once the connection has been torn down.
     private(set) var raw: OpaquePointer?
-    var objects = ObjectTable()
-    var signals = SignalRouter()
+    /// The exported objects and the signal subscriptions: loop-bound, checked on every access.
+    private let boundObjects: LoopBound<ObjectTable>
+    private let boundSignals: LoopBound<SignalRouter>
+    var objects: ObjectTable { boundObjects.value }
+    var signals: SignalRouter { boundSignals.value }
     /// Calls still waiting for an answer; whatever libdbus leaves unanswered at teardown fails here.
     private var outstanding: [ObjectIdentifier: PendingReply] = [:]
     /// Header strings of the last message received, reused by the next (loop thread only).
@@ -51,6 +55,9 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
             dbus_connection_unref(connection)
             throw error
         }
+        let loop = self.loop
+        boundObjects = LoopBound(ObjectTable()) { loop.isOnLoopThread }
+        boundSignals = LoopBound(SignalRouter()) { loop.isOnLoopThread }
         installCallbacks(on: connection)
         loop.afterWork = { [unowned self] in self.dispatchAll() }
         // The loop keeps the core alive until it stops; `onStop` breaks the cycle.

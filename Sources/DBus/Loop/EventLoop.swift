@@ -12,6 +12,9 @@ import Glibc
 /// through which other threads hand it work. An idle connection therefore wakes zero times: no
 /// periodic tick, and no blocking `read_write_dispatch(-1)` that would strand work queued by other
 /// threads.
+///
+/// Its poll set changes with libdbus's watches and timeouts, which is why it is not a `PollThread`;
+/// it follows the same rule (`Poll`): a `poll()` that fails for real ends the connection.
 final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a Mutex; all other state loop-thread only
     typealias Job = @Sendable () -> Void
 
@@ -22,7 +25,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     private let wakeEvent: WakeEvent
     private let pending = Mutex(Pending())
-    private let loopThread = Atomic<UInt>(0)
+    private let loopThread = OwningThread()
 
     // Loop-thread state.
     private var watches: [OpaquePointer] = []
@@ -46,8 +49,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
 
     /// Whether the caller runs on this loop's thread.
     var isOnLoopThread: Bool {
-        let id = loopThread.load(ordering: .relaxed)
-        return id != 0 && id == UInt(pthread_self())
+        loopThread.isCurrent
     }
 
     /// Starts the thread. `name` shows in `/proc/PID/task/*/comm`.
@@ -111,7 +113,7 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     // MARK: The loop
 
     private func run() {
-        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        loopThread.claim()
         while true {
             let stopping = runJobs()
             afterWork()
@@ -153,8 +155,14 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
             pollSet.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             polled.append(watch)
         }
-        let ready = poll(&pollSet, nfds_t(pollSet.count), nextTimeoutMilliseconds())
-        if ready < 0 { return }  // EINTR: go round again.
+        do throws(PosixError) {
+            _ = try Poll.wait(&pollSet, timeoutMilliseconds: nextTimeoutMilliseconds())
+        } catch {
+            // Polling again would fail again: the connection ends, as when the bus goes away
+            // (`tearDown` closes it; callers see `.disconnected` and failed calls).
+            stop()
+            return
+        }
         if pollSet[0].revents != 0 {
             wakeEvent.drain()
         }

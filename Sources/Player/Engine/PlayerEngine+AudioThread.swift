@@ -9,6 +9,7 @@ import Glibc
 /// writes to the sink (which blocks, pacing the loop); sleeps on `wakeEvent` while paused.
 extension PlayerEngine {
     func runAudioThread() {
+        audioThread.claim()
         while true {
             let (transport, requests, volume, device) = shared.withLock { state in
                 defer { state.requests.removeAll() }
@@ -24,7 +25,10 @@ extension PlayerEngine {
             case .paused:
                 pauseOutput()
                 publish(.paused)
-                waitForCommand()
+                guard waitForCommand() else {
+                    stopOutput()
+                    return finish(status: 1)
+                }
             case .playing:
                 guard openCurrentTrack() else { return endOfQueue() }
                 resumeOutput()
@@ -37,9 +41,16 @@ extension PlayerEngine {
     /// The gain while ducked (the level desktop policies such as WirePlumber use).
     static let duckedGain = 0.3
 
-    /// Blocks until a command wakes the thread (`change` signals `wakeEvent`): zero wake-ups while paused.
-    private func waitForCommand() {
-        wakeEvent.wait()
+    /// Blocks until a command wakes the thread (`change` signals `wakeEvent`): zero wake-ups while
+    /// paused. False (reported) when the wait itself failed: nothing could wake the thread any more.
+    private func waitForCommand() -> Bool {
+        do throws(PosixError) {
+            try wakeEvent.wait()
+            return true
+        } catch {
+            log.message("cannot wait while paused: \(error)")
+            return false
+        }
     }
 
     // MARK: Tracks

@@ -16,7 +16,7 @@ import Glibc
 /// arrive on the D-Bus thread, change `shared` and wake the audio thread; the audio thread alone touches
 /// the decoder and the sink, and publishes what really happened to the MPRIS endpoint. No Swift
 /// concurrency anywhere (libdispatch's pool would tick once a second).
-public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`control` behind Mutexes; `audio` only on the audio thread
+public final class PlayerEngine: Sendable {
     let shared: Mutex<SharedState>
     let options: PlayOptions
     let log: PlayerLog
@@ -31,7 +31,7 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     let session: any AudioSessionHandle
     /// Where session steps run, in order: remote commands arrive on the D-Bus I/O thread, which
     /// must not wait for the daemon's answer to an activation.
-    let steps: EventThread
+    let steps: SerialThread
     /// Whether `session` is the policy daemon's (its restarts are not audio losses).
     let sessionIsRemote: Bool
     /// The player's subscription to its session's events (interruptions, route changes).
@@ -40,7 +40,14 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
     let control: Mutex<PlaybackController>
     /// Ports, volume, configured outputs and the user's route pick, fed into `system`.
     public let routing: SystemRouting
-    var audio: AudioThreadState
+    /// The audio thread, once it runs: the only one that may touch `audio`.
+    let audioThread = OwningThread()
+    /// The decoder and the sink: the audio thread's alone (checked in debug builds).
+    private let boundAudio: LoopBound<AudioThreadState>
+    var audio: AudioThreadState {
+        get { boundAudio.value }
+        _modify { yield &boundAudio.value }
+    }
 
     /// Prepares everything; nothing plays until `start()`. `session`: the policy daemon's session
     /// for this player; nil: a session of an in-process engine (the embedded default).
@@ -53,11 +60,13 @@ public final class PlayerEngine: @unchecked Sendable {  // invariant: `shared`/`
         do throws(PosixError) {
             wakeEvent = try WakeEvent()
             finishedEvent = try WakeEvent()
-            steps = try EventThread(name: "session")
+            steps = try SerialThread(name: "session")
         } catch {
             throw PlayerError("\(error)")
         }
-        audio = AudioThreadState(sink: sink, device: options.device)
+        boundAudio = LoopBound(AudioThreadState(sink: sink, device: options.device)) { [audioThread] in
+            audioThread.isCurrent
+        }
         system = AudioSystem()
         routing = SystemRouting(system: system) { [log] in log.message($0) }
         do {

@@ -1,6 +1,6 @@
 import AudioDevices
 import DBus
-import CLinux
+import Posix
 import RemoteControl
 import SessionCore
 import SessionService
@@ -16,8 +16,8 @@ import Glibc
 public enum PlayerProgram {
     /// Runs the player; returns the exit status.
     public static func run(_ options: PlayOptions, log: PlayerLog = PlayerLog()) -> Int32 {
-        let signals: StopSignals
-        do { signals = try StopSignals() } catch {
+        let signals: SignalDescriptor
+        do { signals = try SignalDescriptor.stopSignals() } catch {
             log.message("\(error)")
             return 1
         }
@@ -76,9 +76,21 @@ public enum PlayerProgram {
             log.message("\(error)")
             return 1
         }
-        if signals.wait(orReadable: engine.finishedFD) != nil {
+        // A stop signal, or a wait that fails (reported), ends the playback early.
+        let stopEarly: Bool
+        do throws(PosixError) {
+            stopEarly = try signals.wait(orReadable: engine.finishedFD) != nil
+        } catch {
+            log.message("\(error); stopping")
+            stopEarly = true
+        }
+        if stopEarly {
             engine.shutdown()
-            waitUntilReadable(engine.finishedFD)
+            do throws(PosixError) {
+                try Poll.waitUntilReadable(engine.finishedFD)
+            } catch {
+                log.message("\(error)")
+            }
         }
         let lost = busLost.withLock { $0 }
         if let endpoint, !lost { closeAndWait(endpoint) }
@@ -127,11 +139,6 @@ public enum PlayerProgram {
             connection.close()
             return (nil, nil)
         }
-    }
-
-    private static func waitUntilReadable(_ fd: Int32) {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while poll(&entry, 1, -1) < 0 {}
     }
 
     /// Closing announces `Stopped` and releases the name, both only queued for sending: exit only

@@ -74,7 +74,9 @@ final class EventDelivery: Sendable {
             state.waiters.append(waiter)
             return true
         }
-        if mustWait { waiter.wait() }
+        // A failing wait (it cannot, short of a broken descriptor) returns: better a test or a
+        // clean stop that proceeds than one that hangs.
+        if mustWait { try? waiter.wait() }
     }
 
     /// Lets the thread deliver what is queued, then end (the system is gone).
@@ -96,10 +98,21 @@ final class EventDelivery: Sendable {
         return Worker(thread: thread, wake: wake)
     }
 
-    /// The thread's body: sleep until woken, deliver everything queued, end once stopping.
+    /// The thread's body: sleep until woken, deliver everything queued, end once stopping. A wait
+    /// that fails (Posix's rule: never spin) ends the thread; delivery then happens inline, on the
+    /// deciding thread after each call, as when no thread could be started.
     private func run(_ wake: WakeEvent) {
         while true {
-            wake.wait()
+            do throws(PosixError) {
+                try wake.wait()
+            } catch {
+                state.withLock { state in
+                    state.worker = nil
+                    state.isInline = true
+                }
+                deliverUntilEmpty()
+                return
+            }
             let stopping = state.withLock { $0.isStopping }
             deliverUntilEmpty()
             if stopping { return }

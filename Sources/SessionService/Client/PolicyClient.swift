@@ -18,7 +18,7 @@ public final class PolicyClient: Sendable {
     public let connection: Connection
     /// How long a call to the daemon may take.
     public let timeout: Duration
-    let events: EventThread
+    let events: SerialThread
 
     struct State {
         /// The daemon's unique name now.
@@ -44,7 +44,7 @@ public final class PolicyClient: Sendable {
         self.connection = connection
         self.timeout = timeout
         do throws(PosixError) {
-            events = try EventThread(name: "mprisd-policy-events")
+            events = try SerialThread(name: "mprisd-policy-events")
         } catch {
             throw DBusError.failed("cannot follow the policy daemon: \(error)")
         }

@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import SessionCore
 import Synchronization
 

@@ -9,17 +9,15 @@ import Glibc
 ///
 /// inotify on the file's directory (the file itself is replaced by rename, which a watch on the file
 /// would lose), read by a thread of its own sleeping in `poll()` with no timeout: nothing wakes while
-/// the file does not change. `stop()` wakes the thread through a `WakeEvent` and joins it.
+/// the file does not change (a `PollThread`). `stop()` wakes the thread and joins it.
 public final class StateFileWatcher: Sendable {
-    private let inotifyFD: Int32
-    private let stopEvent: WakeEvent
-    private let thread: Mutex<NamedThread?>
+    private let thread: PollThread
 
     /// Starts watching `file`; `onChange` runs on the watcher's thread with the new contents (nil:
     /// removed). Creates the directory when missing.
     public init(_ file: StateFile, onChange: @escaping @Sendable (String?) -> Void) throws(StateFileError) {
         try StateFile.makeDirectory(file.directory)
-        inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        let inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotifyFD >= 0 else { throw StateFileError(path: file.directory, operation: "watch", code: errno) }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
         guard inotify_add_watch(inotifyFD, file.directory, mask) >= 0 else {
@@ -27,20 +25,20 @@ public final class StateFileWatcher: Sendable {
             close(inotifyFD)
             throw StateFileError(path: file.directory, operation: "watch", code: code)
         }
-        do throws(PosixError) {
-            stopEvent = try WakeEvent()
-        } catch {
-            close(inotifyFD)
-            throw StateFileError(path: file.directory, operation: "watch", code: error.code)
-        }
         // Read here, not on the thread: a change made right after `init` returns must be one.
         // Quiet: whoever started the watcher has read the file and reported what was wrong with it.
-        let initial = file.read(report: { _ in })
-        let loop = WatchLoop(file: file, initial: initial, inotifyFD: inotifyFD, stopEvent: stopEvent, onChange: onChange)
+        let changes = FileChanges(file: file, initial: file.read(report: { _ in }), inotifyFD: inotifyFD,
+                                  onChange: onChange)
+        // A failing `poll` ends the watch: the file is no longer followed, as after `stop()`.
         do throws(PosixError) {
-            thread = Mutex(try NamedThread.start(name: "state-watch") { loop.run() })
+            thread = try PollThread(name: "state-watch",
+                                    descriptors: [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)],
+                                    work: .init(handle: { _ in
+                                        changes.inotifyReadable()
+                                        return true
+                                    }, finish: { _ in close(inotifyFD) }))
         } catch {
-            close(inotifyFD)
+            // `finish` ran here, and closed the inotify descriptor.
             throw StateFileError(path: file.directory, operation: "start a thread to watch", code: error.code)
         }
     }
@@ -49,45 +47,31 @@ public final class StateFileWatcher: Sendable {
 
     /// Stops watching and joins the thread (idempotent). Not from `onChange` itself.
     public func stop() {
-        guard let handle = thread.withLock({ value -> NamedThread? in
-            defer { value = nil }
-            return value
-        }) else { return }
-        stopEvent.signal()
-        handle.join()
-        close(inotifyFD)
+        thread.stop()
     }
 }
 
-/// The watcher thread's body.
-private final class WatchLoop: Sendable {
-    let file: StateFile
-    let initial: String?
-    let inotifyFD: Int32
-    let stopEvent: WakeEvent
-    let onChange: @Sendable (String?) -> Void
+/// What the watcher's thread knows: the file's last contents, to report only real changes.
+private final class FileChanges {
+    private let file: StateFile
+    private var last: String?
+    private let inotifyFD: Int32
+    private let onChange: @Sendable (String?) -> Void
 
-    init(file: StateFile, initial: String?, inotifyFD: Int32, stopEvent: WakeEvent, onChange: @escaping @Sendable (String?) -> Void) {
+    init(file: StateFile, initial: String?, inotifyFD: Int32, onChange: @escaping @Sendable (String?) -> Void) {
         self.file = file
-        self.initial = initial
+        self.last = initial
         self.inotifyFD = inotifyFD
-        self.stopEvent = stopEvent
         self.onChange = onChange
     }
 
-    func run() {
-        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
-                   stopEvent.pollDescriptor]
-        var last = initial
-        while true {
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
-            if fds[1].revents != 0 { return }
-            guard fds[0].revents != 0, concernsFile() else { continue }
-            let now = file.read()
-            guard now != last else { continue }
-            last = now
-            onChange(now)
-        }
+    /// inotify has events: if one names the file and its contents changed, report them.
+    func inotifyReadable() {
+        guard concernsFile() else { return }
+        let now = file.read()
+        guard now != last else { return }
+        last = now
+        onChange(now)
     }
 
     /// Drains the queued inotify events; true if one names the file.

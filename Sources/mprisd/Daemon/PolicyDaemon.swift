@@ -1,7 +1,6 @@
 import AudioDevices
 import DBus
 import Foundation
-import Player
 import Posix
 import SessionCore
 import SessionService
@@ -30,8 +29,8 @@ struct DaemonOptions {
 enum PolicyDaemon {
     static func run(_ options: DaemonOptions) -> Int32 {
         let log = DaemonLog(verbose: options.verbose)
-        let signals: StopSignals
-        do { signals = try StopSignals() } catch {
+        let signals: SignalDescriptor
+        do { signals = try SignalDescriptor.stopSignals() } catch {
             log.warning("\(error)")
             return ExitStatus.failure
         }
@@ -121,8 +120,15 @@ enum PolicyDaemon {
         defer { players.stop() }
         log.info("mprisd \(Version.string): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
-        if let signal = signals.wait(orReadable: gone.fileDescriptor) {
-            log.info("stopping (signal \(signal))")
+        // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
+        let stopping: String?
+        do throws(PosixError) {
+            stopping = try signals.wait(orReadable: gone.fileDescriptor).map { "signal \($0)" }
+        } catch {
+            stopping = "cannot wait for signals: \(error)"
+        }
+        if let stopping {
+            log.info("stopping (\(stopping))")
             // A clean stop undoes everything the daemon did to other programs, and waits until
             // the bus has taken those calls (a reply to a later call comes after them).
             players.stop()

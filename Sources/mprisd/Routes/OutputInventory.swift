@@ -1,5 +1,6 @@
 import AudioDevices
 import DBus
+import Posix
 import SessionCore
 import SessionService
 

@@ -11,27 +11,24 @@ import Glibc
 /// sleeps until the child ends.
 struct ChildProgram {
     let pid: pid_t
-    private let signals: Int32
+    private let signals: SignalDescriptor
 
     /// Blocks SIGCHLD, SIGINT, SIGTERM and SIGHUP and returns a `signalfd` for them. Call it on
     /// the main thread before any other thread starts (threads inherit the mask; a thread that
     /// did not block SIGTERM would die of it).
-    static func takeSignals() throws(RunError) -> Int32 {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-        let fd = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        guard fd >= 0 else { throw RunError("signalfd failed: \(PosixError.reason(errno))") }
-        return fd
+    static func takeSignals() throws(RunError) -> SignalDescriptor {
+        do throws(PosixError) {
+            return try SignalDescriptor([SIGCHLD, SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            throw RunError("\(error)")
+        }
     }
 
-    /// Starts `command` (`command[0]` looked up in `PATH`); `signals` comes from `takeSignals`
-    /// and is closed by `wait`. Call it on the main thread: the child is tied to the thread that
+    /// Starts `command` (`command[0]` looked up in `PATH`); `signals` comes from `takeSignals`. Call it on the main thread: the child is tied to the thread that
     /// forks it (`clinux_spawn_tied`) and gets SIGTERM if `mprisd run` dies, even of SIGKILL, so
     /// that no program is left running outside the session it was given.
     /// - Throws: a message naming the program when it cannot be started.
-    init(_ command: [String], signals: Int32) throws(RunError) {
+    init(_ command: [String], signals: SignalDescriptor) throws(RunError) {
         self.signals = signals
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -64,19 +61,23 @@ struct ChildProgram {
     /// Waits until the program ends, passing stop signals on; returns its exit status, or
     /// 128 + the signal that killed it (as shells report it).
     func wait() -> Int32 {
-        defer { close(signals) }
-        var entry = pollfd(fd: signals, events: Int16(POLLIN), revents: 0)
+        var entry = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         while true {
             var status: Int32 = 0
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { return Self.exitStatus(status) }
             if reaped < 0, errno != EINTR { return 1 }
-            if poll(&entry, 1, -1) < 0 { continue }
-            var info = signalfd_siginfo()
-            while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {
-                let number = Int32(info.ssi_signo)
-                if number != SIGCHLD { kill(pid, number) }
+            do throws(PosixError) {
+                _ = try Poll.wait(&entry)
+            } catch {
+                // Nothing could tell us of the program's end any more: wait for it without
+                // passing signals on (the terminal still sends Ctrl-C to it).
+                while waitpid(pid, &status, 0) < 0 {
+                    if errno != EINTR { return 1 }
+                }
+                return Self.exitStatus(status)
             }
+            for number in signals.take() where number != SIGCHLD { kill(pid, number) }
         }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import SessionCore
 import SessionService
 
@@ -16,7 +17,7 @@ enum RunProgram {
     }
 
     static func run(_ request: Request) -> Int32 {
-        let signals: Int32
+        let signals: SignalDescriptor
         do { signals = try ChildProgram.takeSignals() } catch {
             Output.error("mprisd run: \(error)")
             return ExitStatus.failure

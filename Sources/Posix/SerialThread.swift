@@ -1,18 +1,16 @@
-import DBus
-import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One thread that runs jobs in the order they were queued: where a `PolicyClient` delivers
-/// session events, so that handlers may call the session's blocking methods (which would
-/// deadlock on the connection's I/O thread) and always see events in decision order. The player
-/// runs its session steps on one too, since its remote commands arrive on the I/O thread.
+/// One thread that runs jobs in the order they were queued: where work that must not run on an
+/// I/O thread (because it blocks, or calls back into what that thread serves) goes, always in
+/// order. A `PolicyClient` delivers session events on one; the player runs its session steps on
+/// one, since its remote commands arrive on the connection's I/O thread.
 ///
 /// Idle, it sleeps in `sem_wait`: no timer, no Swift concurrency, no wake-up.
-public final class EventThread: Sendable {
-    private let jobs = JobQueue()
+public final class SerialThread: Sendable {
+    private let jobs = SerialJobs()
 
     /// Starts the thread, named `name` (cut to 15 bytes in `/proc/PID/task/TID/comm`); throws
     /// when the system cannot start one more thread.
@@ -43,10 +41,8 @@ public final class EventThread: Sendable {
     }
 }
 
-/// The jobs of an `EventThread` and the semaphore counting them.
-private final class JobQueue: @unchecked Sendable {
-    // Safe: `semaphore` is initialised in init, used only through the thread-safe sem_* calls and
-    // destroyed in deinit, when neither the thread (which holds a reference) nor anyone else uses it.
+/// The jobs of a `SerialThread` and the semaphore counting them.
+private final class SerialJobs: @unchecked Sendable {  // invariant: `semaphore` is set up in init, used only through the thread-safe sem_* calls and destroyed in deinit, when neither the thread (which holds a reference) nor anyone else uses it; the rest behind a Mutex
     private let semaphore: UnsafeMutablePointer<sem_t>
     private let state = Mutex<(jobs: [@Sendable () -> Void], stopping: Bool)>(([], false))
 
@@ -77,7 +73,8 @@ private final class JobQueue: @unchecked Sendable {
         if first { sem_post(semaphore) }
     }
 
-    /// The thread's body: one job per post; returns after `stop` once the queue is empty.
+    /// The thread's body: one job per post; returns after `stop` once the queue is empty. `sem_wait`
+    /// fails only when a signal interrupts it (`EINTR`), after which it waits again.
     func run() {
         while true {
             guard sem_wait(semaphore) == 0 else { continue }

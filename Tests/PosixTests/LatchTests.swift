@@ -1,4 +1,4 @@
-import DBus
+import Posix
 import Foundation
 import XCTest
 

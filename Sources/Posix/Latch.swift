@@ -1,5 +1,4 @@
 import CLinux
-import Posix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
