@@ -19,13 +19,15 @@ if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ (([0-9]+)\ tests?\ skipped\
     total=${BASH_REMATCH[1]}
     skipped=${BASH_REMATCH[3]:-0}
     failed=${BASH_REMATCH[4]}
-    echo "tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
+    closing="tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
     (( failed == 0 )) || status=1
 else
-    echo "tests: no XCTest summary found" >&2
+    closing="tests: no XCTest summary found"
     (( status != 0 )) || status=1
 fi
 if (( $# == 0 )); then
     scripts/tsan.sh || status=1
 fi
+# The plain closing line comes last, after the ThreadSanitizer pass (which prints its own summary).
+echo "$closing"
 exit "$status"
