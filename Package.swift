@@ -1,10 +1,18 @@
 // swift-tools-version:6.0
 // mprisd — audio sessions and media remote control for Linux.
 //
+// Products for apps: AudioPolicyClient (an app's audio sessions, arbitrated by the daemon when it
+// runs or can be D-Bus-activated, in-process otherwise), RemoteControl (media keys and now-playing
+// over MPRIS), SessionCore (the session model), DBus (the binding). The daemon is AudioPolicyDaemon,
+// a module of the executable only: no app links it.
+//
 // Dependencies point one way:
-//   mprisd → Player → SessionService → RemoteControl (for the MPRIS names of foreign players)
-//   SessionService → AudioDevices, DBus, SessionCore;  RemoteControl → DBus, SessionCore
-//   AudioDevices → SessionCore;  SessionCore, DBus, AudioDevices, SessionService, Player, RemoteControl, mprisd → Posix
+//   mprisd → AudioPolicyDaemon → AudioPolicyClient (the wire format), SystemContext, RemoteControl
+//   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
+//   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
+//   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
+// SystemContext is what the player and the daemon both follow on the machine: routes (jacks,
+// mixer, Bluetooth), the settings and state files, the screen lock from logind.
 //   Posix, DBus, AudioDevices → C modules (mprisd also CLinux, to start a child tied to it)
 // SessionCore's rules are pure Swift (the policy engine imports nothing but the standard library);
 // its AudioSystem uses Posix only for the one thread that delivers the sessions' events.
@@ -23,6 +31,7 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "SessionCore", targets: ["SessionCore"]),
         .library(name: "RemoteControl", targets: ["RemoteControl"]),
+        .library(name: "AudioPolicyClient", targets: ["AudioPolicyClient"]),
         .executable(name: "mprisd", targets: ["mprisd"]),
     ],
     targets: [
@@ -42,18 +51,28 @@ let package = Package(
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore", "Posix"],
                 swiftSettings: strict),
-        .target(name: "SessionService", dependencies: ["DBus", "SessionCore", "AudioDevices", "RemoteControl", "Posix"], swiftSettings: strict),
+        .target(name: "AudioPolicyClient", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
+        .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
 
-        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "SessionService", "SessionCore", "Posix", "CLinux"],
+        .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "AudioPolicyClient", "SystemContext",
+                                               "SessionCore", "Posix", "CLinux"],
+                swiftSettings: strict),
+
+        // The daemon, started by the executable.
+        .target(name: "AudioPolicyDaemon",
+                dependencies: ["AudioPolicyClient", "SystemContext", "RemoteControl", "AudioDevices", "SessionCore", "DBus", "Posix"],
                 swiftSettings: strict),
 
         // The program.
         .executableTarget(name: "mprisd",
-                          dependencies: ["SessionService", "RemoteControl", "AudioDevices", "Player", "SessionCore", "DBus", "Posix", "CLinux"],
+                          dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "RemoteControl", "AudioDevices",
+                                         "Player", "SessionCore", "DBus", "Posix", "CLinux"],
                           swiftSettings: strict),
 
         // Test support: private buses and real programs.
         .target(name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "PolicyTestSupport", dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SessionCore", "DBus", "TestSupport"],
+                path: "Tests/PolicyTestSupport", swiftSettings: strict),
 
         // Tests.
         .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
@@ -61,7 +80,14 @@ let package = Package(
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus", "SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "SessionCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SessionServiceTests", dependencies: ["SessionService", "DBus", "SessionCore", "TestSupport"],
+        .testTarget(name: "AudioPolicyClientTests",
+                    dependencies: ["AudioPolicyClient", "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "AudioPolicyDaemonTests",
+                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "PolicyTestSupport", "DBus",
+                                   "SessionCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MprisdTests", dependencies: ["TestSupport", "DBus"], swiftSettings: strict),

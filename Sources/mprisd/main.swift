@@ -2,6 +2,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AudioPolicyDaemon
+import Posix
 
 /// Picks the command, handles `--help` and usage errors, and returns the exit status.
 func runMain(_ argv: [String]) -> Int32 {

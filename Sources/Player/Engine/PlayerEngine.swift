@@ -1,9 +1,10 @@
 import AudioDevices
+import AudioPolicyClient
 import Posix
 import RemoteControl
 import SessionCore
-import SessionService
 import Synchronization
+import SystemContext
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,10 +1,11 @@
 import AudioDevices
+import AudioPolicyClient
 import DBus
 import Posix
 import RemoteControl
 import SessionCore
-import SessionService
 import Synchronization
+import SystemContext
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 /// What an app needs from its audio session, wherever the policy engine runs: in this process
 /// (`AudioSession`, the embedded default) or in the policy daemon (`RemoteSession` of
-/// SessionService), so that an app — `mprisd play` — obeys the daemon's decisions when one runs
+/// AudioPolicyClient), so that an app — `mprisd play` — obeys the daemon's decisions when one runs
 /// and the same rules in-process otherwise. The playback glue (`apply(_:)`, `perform`) and the
 /// MPRIS endpoint's audio-context gate are written against this.
 public protocol AudioSessionHandle: AnyObject, Sendable {

@@ -1,4 +1,4 @@
-import SessionService
+import SystemContext
 
 /// A small, strict reader of command-line arguments: flags (`--name VALUE`, `--name=VALUE`,
 /// switches) and positional operands, with one-line errors for anything unexpected.

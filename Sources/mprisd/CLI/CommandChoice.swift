@@ -1,4 +1,4 @@
-import SessionService
+import SystemContext
 
 /// What the first arguments asked for.
 enum Picked {

@@ -1,5 +1,5 @@
 import Player
-import SessionService
+import SystemContext
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -46,11 +46,3 @@ enum Output {
         return nil
     }
 }
-
-/// Exit statuses (sysexits.h).
-enum ExitStatus {
-    static let success: Int32 = 0
-    static let failure: Int32 = 1
-    static let usage: Int32 = 64
-    static let unavailable: Int32 = 69
-}

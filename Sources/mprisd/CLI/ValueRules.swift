@@ -1,4 +1,4 @@
-import SessionService
+import SystemContext
 
 /// What the values of flags may be — one rule per kind of value, used alike for a flag on the
 /// command line and for its default in the configuration file. Each returns why a value is bad

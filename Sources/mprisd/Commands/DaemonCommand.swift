@@ -1,3 +1,5 @@
+import AudioPolicyDaemon
+
 extension Commands {
     static let daemon = Command(
         name: "daemon",
@@ -18,7 +20,7 @@ extension Commands {
               -h, --help      show this help
             """,
         run: { arguments in
-            var options = DaemonOptions()
+            var options = DaemonOptions(version: Version.string)
             options.control = try arguments.popValue("--control", rule: ValueRules.device)
             options.verbose = try arguments.popSwitch("--verbose")
             try arguments.expectEnd()

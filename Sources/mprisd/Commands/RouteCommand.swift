@@ -1,5 +1,5 @@
 import Posix
-import SessionService
+import SystemContext
 
 extension Commands {
     static let route = Command(

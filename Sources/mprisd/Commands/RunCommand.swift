@@ -1,5 +1,5 @@
 import SessionCore
-import SessionService
+import SystemContext
 
 extension Commands {
     static let categories = ["ambient", "soloAmbient", "playback", "record", "playAndRecord",

@@ -1,4 +1,5 @@
-import SessionService
+import Posix
+import SystemContext
 
 extension Commands {
     static let status = Command(

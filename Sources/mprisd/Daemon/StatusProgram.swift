@@ -1,6 +1,7 @@
+import AudioPolicyClient
 import DBus
 import Foundation
-import SessionService
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,7 @@ import AudioDevices
 import DBus
 import Posix
 import SessionCore
-import SessionService
+import SystemContext
 
 /// The outputs that exist on this machine, for `mprisd route list` and the checks of
 /// `mprisd route use`: the built-in speaker, the jacks of the control device (plugged or not), the

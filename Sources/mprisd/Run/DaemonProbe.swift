@@ -1,5 +1,5 @@
+import AudioPolicyClient
 import DBus
-import SessionService
 
 /// A quick look whether the policy daemon answers at all, before `mprisd run` registers with it
 /// and waits the client's full timeout per call: a daemon that owns its name but is frozen

@@ -1,7 +1,7 @@
+import AudioPolicyClient
 import DBus
 import Posix
 import SessionCore
-import SessionService
 
 /// `mprisd run`: a program inside an audio session of the policy daemon. Registers the session,
 /// activates it, runs the program, deactivates (with notify-others if asked) when it exits, and

@@ -1,0 +1,58 @@
+import DBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's side of the journal of changes to other programs (`ChangeJournal`): what a dead
+/// predecessor left is replayed first, the journal is kept from then on, and a clean stop leaves
+/// it empty.
+///
+/// - The journal lock is held for the daemon's whole life, so no guard or second daemon replays
+///   the journal under a live daemon; the kernel releases it when the daemon dies.
+/// - The replay runs once the daemon owns its name (so it is the only daemon) and before it
+///   follows any player (so a volume it is about to restore is never read as the user's and
+///   ducked again); clients that register meanwhile duck the restored value.
+/// - Pauses whose cause is still on the bus wait for it to go (`PendingResumes`).
+/// - The journal guard is started last: it takes over if this daemon dies.
+final class DaemonJournal: Sendable {
+    let journal: ChangeJournal
+    private let connection: Connection
+    private let log: DaemonLog
+    private let lock: JournalLock?
+    private let pending: PendingResumes
+    /// The write end of the guard's pipe; closed by `close`, or by the kernel when we die.
+    private let guardPipe: Int32?
+
+    init(connection: Connection, log: DaemonLog) {
+        let say: @Sendable (String) -> Void = { log.info($0) }
+        self.connection = connection
+        self.log = log
+        lock = JournalLock()
+        if lock == nil { log.warning("the journal lock could not be taken; replaying without it") }
+        let left = ChangeJournal.read(log: say)
+        if !left.isEmpty { say("journal: a previous mprisd left \(left.count) change(s) to undo") }
+        let waiting = JournalReplay(connection: connection, log: say).run(left)
+        journal = ChangeJournal(entries: waiting, log: { log.warning($0) })
+        pending = PendingResumes(connection: connection, journal: journal, waiting: waiting, log: say)
+        pending.start()
+        guardPipe = JournalGuard.start(log: log)
+    }
+
+    /// A clean stop, once the player tracker has undone its own changes: the pauses adopted from
+    /// a predecessor are resumed too, whatever their cause (nothing may outlive the daemon), and
+    /// the journal is left empty.
+    func undoAll() {
+        let adopted = pending.takeAll()
+        guard !adopted.isEmpty else { return }
+        _ = JournalReplay(connection: connection, log: { [log] in log.info($0) }).run(adopted, ignoringCauses: true)
+        journal.forget { entry in adopted.contains(entry) }
+    }
+
+    /// Lets the guard go: it finds the journal empty after a clean stop and exits.
+    func close() {
+        pending.stop()
+        if let guardPipe { Glibc.close(guardPipe) }
+        _ = lock
+    }
+}

@@ -1,0 +1,260 @@
+import AudioDevices
+import AudioPolicyClient
+import DBus
+import Foundation
+import Posix
+import SessionCore
+import Synchronization
+import SystemContext
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `mprisd` (the daemon) was asked to do.
+public struct DaemonOptions: Sendable {
+    /// The program's version, for the log and the status document.
+    public var version: String
+    /// The ALSA control device for jacks and volume; nil: the card of the default output.
+    public var control: String?
+    public var verbose = false
+
+    public init(version: String, control: String? = nil, verbose: Bool = false) {
+        self.version = version
+        self.control = control
+        self.verbose = verbose
+    }
+}
+
+/// `mprisd` with no subcommand: the desktop's audio policy daemon, in the foreground.
+///
+/// One `AudioSystem` for every process: sessions over D-Bus (`PolicyService`), ordinary MPRIS
+/// players as sessions (`ForeignPlayerTracker`), and the machine's inputs observed once for
+/// everyone — jacks, mixer and Bluetooth (`RouteMonitoring`), the screen lock (`LockMonitor`),
+/// silent mode and the route pick (state files, followed through inotify).
+///
+/// Synchronous and event-driven: the main thread sleeps in `poll()` on the stop signals and the
+/// bus's disconnection; every other part has a thread of its own asleep in `poll()`. No Swift
+/// concurrency and no timer, so an idle daemon wakes up zero times per second.
+public enum PolicyDaemon {
+    /// Runs the daemon until a stop signal or the end of the session bus; returns the exit status.
+    public static func run(_ options: DaemonOptions) -> Int32 {
+        let log = DaemonLog(verbose: options.verbose)
+        let signals: SignalDescriptor
+        do { signals = try SignalDescriptor.stopSignals() } catch {
+            log.warning("\(error)")
+            return ExitStatus.failure
+        }
+        let connection: Connection
+        do {
+            connection = try Connection(bus: .session)
+        } catch {
+            log.warning("no session bus: \(error.message)")
+            return ExitStatus.failure
+        }
+        defer { connection.close() }
+        // Signalled (and never drained) once the bus goes away: the main thread waits on it in one
+        // `poll()` next to the stop signals.
+        let gone: WakeEvent
+        do throws(PosixError) {
+            gone = try WakeEvent()
+        } catch {
+            log.warning("\(error)")
+            return ExitStatus.failure
+        }
+        let eventToken = connection.onEvent { event in
+            if event == .disconnected { gone.signal() }
+        }
+        defer { connection.removeEventHandler(eventToken) }
+
+        // The output volume is unknown until a mixer reports one.
+        let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
+        let system = AudioSystem(conditions: conditions)
+        let parts = Parts()
+        // The service's closures hold `parts`, which holds the service and the player tracker:
+        // break that cycle last, so that everything is released when `run` returns.
+        defer { parts.clear() }
+        let routing = SystemRouting(system: system, log: { log.info($0) },
+                                    onChange: { parts.service?.systemConditionsChanged() })
+        let service = PolicyService(
+            connection: connection, system: system, version: options.version,
+            log: { log.info($0) },
+            setSilentMode: { on in
+                do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
+                system.setSilentMode(on)
+                parts.service?.systemConditionsChanged()
+            },
+            setRouteOverride: { portID throws(SessionError) in
+                if let portID, !system.conditions.availableOutputs.contains(where: { $0.id == portID }) {
+                    throw .badParam(.unknownPort(portID))
+                }
+                do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
+                routing.routePicked(portID)
+            },
+            statusExtras: { status in status.players = parts.players?.players ?? [] },
+            sessionRegistered: { owner in parts.players?.ownerRegistered(owner) })
+        parts.service = service
+        do {
+            try service.start()
+        } catch {
+            log.warning("cannot export the policy object: \(error)")
+            return ExitStatus.failure
+        }
+        defer { service.close() }
+        switch claimName(connection, log: log) {
+        case .some(let status): return status
+        case .none: break
+        }
+        // The only daemon now: what a dead predecessor changed in other programs is undone
+        // before any player is followed.
+        let changes = DaemonJournal(connection: connection, log: log)
+        defer { changes.close() }
+
+        let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
+        defer { routes.stop() }
+        let silentWatch = followSilentMode(system: system, service: service, log: log)
+        defer { silentWatch?.stop() }
+        let lock = watchLock(system: system, service: service, log: log)
+        defer { lock?.stop() }
+        let players = ForeignPlayerTracker(connection: connection, system: system,
+                                           isOwnSession: { service.ownsSessions($0) },
+                                           sessionLabel: { service.label(of: $0) },
+                                           sessionOwner: { service.owner(of: $0) },
+                                           numberSession: { _ in service.numberForeignSession() },
+                                           journal: changes.journal,
+                                           log: { log.info($0) })
+        service.nameForeignSessions { [weak players] in players?.label(of: $0) }
+        parts.players = players
+        players.start { result in
+            if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
+        }
+        defer { players.stop() }
+        log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
+
+        // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
+        let stopping: String?
+        do throws(PosixError) {
+            stopping = try signals.wait(orReadable: gone.fileDescriptor).map { "signal \($0)" }
+        } catch {
+            stopping = "cannot wait for signals: \(error)"
+        }
+        if let stopping {
+            log.info("stopping (\(stopping))")
+            // A clean stop undoes everything the daemon did to other programs, and waits until
+            // the bus has taken those calls (a reply to a later call comes after them).
+            players.stop()
+            system.waitForDelivery()  // the sessions' signals about it are sent before the barrier
+            changes.undoAll()
+            barrier(connection)
+        } else {
+            log.warning("the session bus went away; stopping")
+            return ExitStatus.failure
+        }
+        return ExitStatus.success  // closing the connection releases the name
+    }
+
+    /// Requests `org.mprisd.AudioPolicy`; nil when it is ours, else the exit status.
+    private static func claimName(_ connection: Connection, log: DaemonLog) -> Int32? {
+        do {
+            switch try connection.requestNameAndWait(AudioPolicyNames.busName, flags: [.doNotQueue]) {
+            case .primaryOwner, .alreadyOwner:
+                return nil
+            default:
+                let owner = nameOwner(connection, AudioPolicyNames.busName)
+                log.warning("another policy daemon already owns \(AudioPolicyNames.busName)"
+                            + (owner.map { " (\($0))" } ?? "") + "; exiting")
+                return ExitStatus.unavailable
+            }
+        } catch {
+            log.warning("cannot own \(AudioPolicyNames.busName): \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    /// Returns once the bus has read every message sent before (its answer to `GetId` comes after
+    /// them), so that closing the connection loses none of them.
+    private static func barrier(_ connection: Connection) {
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetId")
+        _ = try? connection.callAndWait(call, timeout: .seconds(2))
+    }
+
+    /// The unique name owning `name` (for messages), nil if unknown.
+    private static func nameOwner(_ connection: Connection, _ name: String) -> String? {
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetNameOwner",
+                                      body: [.string(name)])
+        guard let reply = try? connection.callAndWait(call, timeout: .seconds(2)),
+              case .string(let owner)? = reply.body.first else { return nil }
+        return owner
+    }
+
+    /// Silent mode from its state file, followed while running (`mprisd silent on|off`).
+    private static func followSilentMode(system: AudioSystem, service: PolicyService, log: DaemonLog) -> StateFileWatcher? {
+        do {
+            return try StateFileWatcher(SilentModeSetting.file) { text in
+                let on = SilentModeSetting.parse(text) ?? false
+                guard on != system.conditions.isSilentMode else { return }
+                log.info("silent mode \(on ? "on" : "off")")
+                system.setSilentMode(on)
+                service.systemConditionsChanged()
+            }
+        } catch {
+            log.warning("silent mode is not followed while running: \(error)")
+            return nil
+        }
+    }
+
+    /// The screen lock from logind on the system bus; quiet when there is no system bus or logind.
+    private static func watchLock(system: AudioSystem, service: PolicyService, log: DaemonLog) -> LockWatch? {
+        guard let bus = try? Connection(bus: .system) else {
+            log.debug("no system bus: the screen lock is not followed")
+            return nil
+        }
+        let monitor = LockMonitor(connection: bus) { locked in
+            guard locked != system.conditions.isLocked else { return }
+            log.info(locked ? "screen locked" : "screen unlocked")
+            system.setLocked(locked)
+            service.systemConditionsChanged()
+        }
+        monitor.start { result in
+            if case .failure(let error) = result { log.debug("screen lock not followed: \(error)") }
+        }
+        return LockWatch(bus: bus, monitor: monitor)
+    }
+}
+
+/// The logind monitor and its system-bus connection, stopped together.
+private struct LockWatch {
+    let bus: Connection
+    let monitor: LockMonitor
+    func stop() {
+        monitor.stop()
+        bus.close()
+    }
+}
+
+/// The parts the service's closures reach (from the bus and monitor threads), filled in by the
+/// main thread once each exists.
+private final class Parts: Sendable {
+    private struct Fields {
+        var service: PolicyService?
+        var players: ForeignPlayerTracker?
+    }
+
+    private let fields = Mutex(Fields())
+
+    var service: PolicyService? {
+        get { fields.withLock { $0.service } }
+        set { fields.withLock { $0.service = newValue } }
+    }
+    var players: ForeignPlayerTracker? {
+        get { fields.withLock { $0.players } }
+        set { fields.withLock { $0.players = newValue } }
+    }
+
+    /// Lets go of the service and the tracker, whose closures hold this object (a cycle).
+    func clear() {
+        let released = fields.withLock { ($0.service.take(), $0.players.take()) }
+        _ = released  // their deinits run here, outside the lock
+    }
+}

@@ -1,0 +1,206 @@
+import AudioPolicyClient
+import DBus
+import SessionCore
+import Synchronization
+
+/// Treats every ordinary MPRIS player on the session bus (mpv with mpv-mpris, browsers, …) — a
+/// program that knows nothing of audio sessions — as a non-mixable *playback* session that is
+/// active while its `PlaybackStatus` is `Playing`.
+///
+/// The policy then reaches it through the only three things MPRIS lets us do to someone else's
+/// player (`ForeignPlayerCommand`): interrupted → `Pause`; a resumable interruption ended and we
+/// paused it → `Play`; ducked → a lower `Volume`, the exact prior value restored afterwards; its
+/// output device went away → `Pause`. The rules themselves are in `ForeignPlayer`.
+///
+/// How it works, on the connection's I/O thread, without Swift concurrency, timers or polling:
+/// - Names: `NameOwnerChanged` is followed first, then `ListNames` + `GetNameOwner` find the
+///   players already there (the bus delivers its signals and replies in order, so the newest
+///   word about a name is always the last one applied). Names whose owner `isOwnSession` (our own
+///   `mprisd play`, which registers a session of its own) are left alone.
+/// - Per player: `PropertiesChanged` from its unique name on `/org/mpris/MediaPlayer2`, then
+///   `GetAll`; signals that arrive before `GetAll` answers are already part of the answer.
+/// - Every call to a player is asynchronous with a timeout: a player that never answers costs a
+///   log line, never a blocked thread. A player whose name goes (exit, crash) is dropped with its
+///   session, which undoes everything that session caused to others.
+///
+/// Thread safety: state behind one lock that is never held while calling the policy engine (its
+/// events come straight back here) or the bus.
+public final class ForeignPlayerTracker: Sendable {
+    public typealias OwnSessionCheck = @Sendable (String) -> Bool
+    public typealias Log = @Sendable (String) -> Void
+    /// How the log names a session that is not a player's (the daemon's clients).
+    public typealias SessionLabel = @Sendable (SessionID) -> String?
+    /// The unique name owning a session that is not a player's (the daemon's clients).
+    public typealias SessionOwner = @Sendable (SessionID) -> String?
+    /// The number a player's session is shown by (the daemon's one numbering of sessions).
+    public typealias SessionNumbering = @Sendable (SessionID) -> UInt64
+
+    let connection: Connection
+    let system: AudioSystem
+    let isOwnSession: OwnSessionCheck
+    let log: Log
+    let sessionLabel: SessionLabel
+    let sessionOwner: SessionOwner
+    let numberSession: SessionNumbering
+    let journal: ChangeJournal?
+    let state = Mutex(State())
+
+    /// How long a player gets to answer any call.
+    static let callTimeout: Duration = .seconds(5)
+
+    /// One tracked name: the player and what stands for it in the policy engine.
+    struct Tracked: Sendable {
+        var player: ForeignPlayer
+        /// Made once `GetAll` answered.
+        var session: AudioSession?
+        /// The session's number in the log and the status.
+        var number: UInt64 = 0
+        var events: EventSubscription?
+        var signals: SignalSubscription?
+    }
+
+    struct State {
+        enum Phase { case created, running, stopped }
+
+        var phase = Phase.created
+        var tracked: [String: Tracked] = [:]
+        /// Names left alone because their owner is one of our own sessions (name → owner).
+        var ignored: [String: String] = [:]
+        var quota = ForeignPlayerQuota()
+        var nextToken: UInt64 = 0
+        var nameSubscription: SignalSubscription?
+        var eventToken: UInt64?
+    }
+
+    /// A tracker of the players on `connection` (the session bus), as sessions of `system`.
+    /// `isOwnSession` tells whether a unique name belongs to one of our own sessions; `log` gets
+    /// one line per thing done to a player; `journal` (if any) gets every volume lowered and every
+    /// pause that may be resumed, before the change is made. Nothing happens until `start`.
+    public init(connection: Connection, system: AudioSystem,
+                isOwnSession: @escaping OwnSessionCheck, sessionLabel: @escaping SessionLabel = { _ in nil },
+                sessionOwner: @escaping SessionOwner = { _ in nil },
+                numberSession: @escaping SessionNumbering = { $0.rawValue },
+                journal: ChangeJournal? = nil, log: @escaping Log) {
+        self.connection = connection
+        self.system = system
+        self.isOwnSession = isOwnSession
+        self.sessionLabel = sessionLabel
+        self.sessionOwner = sessionOwner
+        self.numberSession = numberSession
+        self.journal = journal
+        self.log = log
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The bus name of the player whose session the engine knows as `id`, if one is tracked.
+    public func label(of id: SessionID) -> String? {
+        state.withLock { state in
+            state.tracked.values.first { $0.session?.id == id }?.player.busName
+        }
+    }
+
+    /// The players tracked now (those whose properties have been read), by bus name.
+    public var players: [PolicyStatus.Player] {
+        state.withLock { state in
+            state.tracked.values.compactMap { tracked -> PolicyStatus.Player? in
+                guard tracked.session != nil else { return nil }
+                let player = tracked.player
+                return PolicyStatus.Player(busName: player.busName, owner: player.owner, status: player.statusText,
+                                           session: tracked.number, pausedByPolicy: player.pausedByPolicy,
+                                           ducked: player.duck != nil)
+            }
+        }.sorted { $0.busName < $1.busName }
+    }
+
+    /// Starts following the bus. `completion` runs (on the I/O thread) once the players that
+    /// exist now are known and their properties are being read; it fails only when the bus refuses
+    /// the subscription or `stop` came first. Starts once; a stopped tracker stays stopped.
+    public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void = { _ in }) {
+        let allowed = state.withLock { state -> Bool in
+            guard state.phase == .created else { return false }
+            state.phase = .running
+            return true
+        }
+        guard allowed else { return completion(.failure(.failed("the foreign player tracker was already started"))) }
+        let token = connection.onEvent { [weak self] event in
+            if event == .disconnected { self?.dropAll(reason: "the bus connection was lost") }
+        }
+        state.withLock { $0.eventToken = token }
+
+        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
+                             member: "NameOwnerChanged", path: BusDaemon.path)
+        connection.subscribe(rule, { [weak self] in self?.nameOwnerChanged($0) }) { [weak self] result in
+            switch result {
+            case .success(let subscription):
+                guard let self, self.keepNameSubscription(subscription) else {
+                    subscription.cancel()
+                    return completion(.failure(Self.stoppedError))
+                }
+                self.listPlayers(completion: completion)
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Stops following the bus: every player's session is removed (undoing what it did to
+    /// others), volumes we lowered are set back and pauses that were not final are resumed (a
+    /// clean stop of the daemon undoes everything it did).
+    public func stop() {
+        let (tracked, subscription, token) = state.withLock { state in
+            state.phase = .stopped
+            defer {
+                state.tracked.removeAll()
+                state.ignored.removeAll()
+                state.nameSubscription = nil
+                state.eventToken = nil
+            }
+            return (Array(state.tracked.values), state.nameSubscription, state.eventToken)
+        }
+        subscription?.cancel()
+        if let token { connection.removeEventHandler(token) }
+        for entry in tracked { discard(entry, reason: nil, restoreVolume: true) }
+    }
+
+    static let stoppedError = DBusError.failed("the foreign player tracker was stopped while starting")
+
+    private func keepNameSubscription(_ subscription: SignalSubscription) -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.nameSubscription = subscription
+            return true
+        }
+    }
+
+    /// Forgets every player (the bus went away: none of them can be reached any more).
+    private func dropAll(reason: String) {
+        let tracked = state.withLock { state in
+            defer { state.tracked.removeAll() }
+            return Array(state.tracked.values)
+        }
+        for entry in tracked { discard(entry, reason: reason, restoreVolume: false, keepJournal: true) }
+    }
+}
+
+extension ForeignPlayerTracker {
+    /// `owner` registered a session of its own after its players were found (a player that
+    /// re-registers with a restarted daemon races the daemon's first look at the bus): its
+    /// players are ours from now on — stop treating them as foreign, undoing any ducking.
+    public func ownerRegistered(_ owner: String) {
+        let dropped = state.withLock { state -> [Tracked] in
+            let names = state.tracked.filter { $0.value.player.owner == owner }.map(\.key)
+            var dropped: [Tracked] = []
+            for name in names {
+                if let tracked = state.tracked.removeValue(forKey: name) { dropped.append(tracked) }
+                state.ignored[name] = owner
+            }
+            return dropped
+        }
+        for tracked in dropped {
+            discard(tracked, reason: "\(owner) registered a session of its own", restoreVolume: true)
+        }
+    }
+}

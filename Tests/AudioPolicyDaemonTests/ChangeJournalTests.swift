@@ -1,0 +1,139 @@
+@testable import AudioPolicyDaemon
+import Foundation
+import SessionCore
+import Synchronization
+@testable import SystemContext
+import XCTest
+
+/// The journal of changes made to other programs: exact round trips, one entry per kind and
+/// player, the file gone when nothing is left, damaged lines skipped; and the decisions that
+/// write to it (written before the change, crossed out when undone, final pauses never).
+final class ChangeJournalTests: XCTestCase {
+    private var directory: String!
+    private var file: StateFile { StateFile(path: directory + "/state/mprisd/journal") }
+    private let mpv = "org.mpris.MediaPlayer2.mpv"
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "mprisd-journal-\(UUID().uuidString.prefix(8))"
+    }
+
+    override func tearDown() {
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    func testEntriesRoundTripExactly() {
+        let entries = [
+            JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.1 + 0.2, set: (0.1 + 0.2) * 0.3)),
+            JournalEntry(player: "org.mpris.MediaPlayer2.vlc.instance42", owner: ":1.8", change: .pause(cause: ":1.12")),
+            JournalEntry(player: mpv, owner: ":1.7", change: .pause(cause: nil)),
+        ]
+        let journal = ChangeJournal(file: file, entries: entries, log: { XCTFail($0) })
+        XCTAssertEqual(journal.current, entries)
+        XCTAssertEqual(ChangeJournal.read(file, log: { XCTFail($0) }), entries, "the exact doubles come back")
+    }
+
+    func testOneEntryPerKindAndPlayerAndTheFileGoesWhenEmpty() {
+        let journal = ChangeJournal(file: file, log: { XCTFail($0) })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
+        journal.record(JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.8, set: 0.24)))
+        journal.record(JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.5, set: 0.15)))
+        journal.record(JournalEntry(player: mpv, owner: ":1.7", change: .pause(cause: ":1.9")))
+        XCTAssertEqual(ChangeJournal.read(file, log: { XCTFail($0) }).map(\.change),
+                       [.volume(found: 0.5, set: 0.15), .pause(cause: ":1.9")])
+        journal.forget(.volume, player: mpv, owner: ":1.7")
+        XCTAssertEqual(ChangeJournal.read(file, log: { XCTFail($0) }).map(\.kind), [.pause])
+        journal.forgetAll(player: mpv, owner: ":1.7")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "an empty journal is no file")
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: file.directory)) ?? []
+        XCTAssertEqual(leftovers.filter { $0.hasPrefix(".journal") }, [], "no temporary file left behind")
+    }
+
+    func testDamagedLinesAreReportedAndSkipped() throws {
+        try StateFile.makeDirectory(file.directory)
+        let text = """
+            # comment
+            volume \(mpv) :1.7 0.8 0.24
+            volume \(mpv) :1.7 nan 0.24
+            volume \(mpv) :1.7 -1 0.24
+            pause \(mpv) :1.7
+            pause org.mpris.MediaPlayer2.x;rm :1.7 -
+            resume \(mpv) :1.7 -
+            pause \(mpv) :1.7 -\r
+            """
+        try text.write(toFile: file.path, atomically: true, encoding: .utf8)
+        let problems = Mutex<[String]>([])
+        let entries = ChangeJournal.read(file) { line in problems.withLock { $0.append(line) } }
+        XCTAssertEqual(entries, [JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.8, set: 0.24)),
+                                 JournalEntry(player: mpv, owner: ":1.7", change: .pause(cause: nil))])
+        let reported = problems.withLock { $0 }
+        XCTAssertEqual(reported.map { $0.split(separator: ":").dropFirst().first.map(String.init) },
+                       ["3", "4", "5", "6", "7"], "\(reported)")
+    }
+
+    func testTheLockIsExclusiveAndReleasedWithItsHolder() throws {
+        var first = JournalLock(beside: file)
+        XCTAssertNotNil(first)
+        let second = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [file] in
+            _ = JournalLock(beside: file)
+            second.signal()
+        }
+        XCTAssertEqual(second.wait(timeout: .now() + 0.3), .timedOut, "held by the first")
+        first = nil
+        XCTAssertEqual(second.wait(timeout: .now() + 5), .success, "free once the first lets go")
+    }
+
+    // MARK: The decisions that write to it
+
+    private func playing() -> ForeignPlayer {
+        var player = ForeignPlayer(busName: mpv, owner: ":1.9", token: 1)
+        _ = player.load(MPRISPlayerProperties(playbackStatus: "Playing", canPause: true, canPlay: true, volume: 0.8))
+        return player
+    }
+
+    func testADuckingIsWrittenDownBeforeTheVolumeIsLoweredAndCrossedOutWhenRestored() {
+        var player = playing()
+        XCTAssertEqual(player.handle(.ducking(.began), cause: ""), [.readVolume])
+        XCTAssertEqual(player.volumeRead(0.8), [.journal(.volume(found: 0.8, set: 0.8 * 0.3)),
+                                                 .send(.setVolume(0.8 * 0.3), reason: "ducked (was 0.8)")])
+        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""),
+                       [.send(.setVolume(0.8), reason: "ducking ended"), .unjournal(.volume)])
+    }
+
+    func testAResumablePauseIsWrittenDownAndAFinalOneIsNot() {
+        var player = playing()
+        XCTAssertEqual(player.handle(.interruption(.began(reason: .default)), cause: "call", pauseEntry: .pause(cause: ":1.4")),
+                       [.journal(.pause(cause: ":1.4")), .send(.pause, reason: "interrupted by call")])
+        XCTAssertEqual(player.handle(.interruption(.ended(options: .shouldResume)), cause: ""),
+                       [.send(.play, reason: "interruption ended"), .unjournal(.pause)])
+
+        var other = playing()
+        XCTAssertEqual(other.handle(.interruption(.began(reason: .default)), cause: "org.mpris.MediaPlayer2.vlc"),
+                       [.send(.pause, reason: "interrupted by org.mpris.MediaPlayer2.vlc")], "another player took over: final")
+        XCTAssertEqual(other.undo(), [], "a clean stop does not resume a final pause")
+    }
+
+    func testTheUserPlayingCrossesThePauseOut() {
+        var player = playing()
+        _ = player.handle(.interruption(.began(reason: .default)), cause: "call", pauseEntry: .pause(cause: ":1.4"))
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Paused")), [.deactivate])
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Playing")), [.unjournal(.pause), .activate])
+    }
+
+    func testACleanStopUndoesTheDuckingAndResumesAResumablePause() {
+        var player = playing()
+        _ = player.handle(.ducking(.began), cause: "")
+        _ = player.volumeRead(0.8)
+        _ = player.handle(.interruption(.began(reason: .default)), cause: "call", pauseEntry: .pause(cause: ":1.4"))
+        XCTAssertEqual(player.undo(), [.send(.setVolume(0.8), reason: "mprisd stopped"), .unjournal(.volume),
+                                       .send(.play, reason: "mprisd stopped"), .unjournal(.pause)])
+        XCTAssertEqual(player.undo(), [], "once")
+    }
+
+    func testAPlayerFoundPlayingAtStartIsAdopted() {
+        var player = ForeignPlayer(busName: mpv, owner: ":1.9", token: 1, foundAtStart: true)
+        XCTAssertEqual(player.load(MPRISPlayerProperties(playbackStatus: "Playing")), [.adopt])
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Paused")), [.deactivate])
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Playing")), [.activate], "ordinary from then on")
+    }
+}

@@ -1,0 +1,106 @@
+import AudioPolicyDaemon
+import DBus
+import Foundation
+import Posix
+import SessionCore
+import Synchronization
+import TestSupport
+import XCTest
+
+/// A player's `Volume` is only believed when it is one a player can have (finite, 0…10), however it
+/// is read — `GetAll`, `Get` or `PropertiesChanged` — so a ducking never sets a volume outside
+/// that range.
+final class ForeignPlayerVolumeTests: BusTestCase {
+    private var system: AudioSystem!
+    private var tracker: ForeignPlayerTracker!
+    private var logs: EventRecord<String>!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        system = AudioSystem()
+        let logs = EventRecord<String>()
+        self.logs = logs
+        tracker = ForeignPlayerTracker(connection: try connect(), system: system,
+                                       isOwnSession: { _ in false }, log: { logs.append($0) })
+        let started = Latch<Result<Void, DBusError>>()
+        tracker.start { started.open(with: $0) }
+        try started.wait().get()
+    }
+
+    override func tearDown() {
+        tracker?.stop()
+        tracker = nil
+        system = nil
+        super.tearDown()
+    }
+
+    /// A playing MPRIS player whose `Volume` reads `volume`; every volume it is set to is recorded.
+    private final class FakePlayer: Sendable {
+        let volume: Mutex<Double>
+        let written = Mutex<[Double]>([])
+        init(volume: Double) { self.volume = Mutex(volume) }
+    }
+
+    private func export(_ player: FakePlayer, on connection: Connection) throws -> ExportedObject {
+        try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [
+            Interface("org.mpris.MediaPlayer2.Player", methods: [
+                .immediate("Pause") { _ in [] },
+                .immediate("Play") { _ in [] },
+            ], properties: [
+                Property("PlaybackStatus", .string, get: { .string("Playing") }),
+                Property("CanPause", .boolean, get: { .boolean(true) }),
+                Property("CanPlay", .boolean, get: { .boolean(true) }),
+                Property("Volume", .double, get: { .double(player.volume.withLock { $0 }) }, set: { value in
+                    if case .double(let volume) = value { player.written.withLock { $0.append(volume) } }
+                }),
+            ]),
+        ])
+    }
+
+    /// Starts a fake player as `org.mpris.MediaPlayer2.NAME`, waits until it is tracked, ducks it
+    /// and ends the ducking; returns the volumes it was set to.
+    private func duck(_ name: String, announcing volume: Double,
+                      thenChangingTo changed: Double? = nil) async throws -> [Double] {
+        let connection = try connect()
+        let player = FakePlayer(volume: volume)
+        let object = try export(player, on: connection)
+        _ = try connection.requestNameAndWait("org.mpris.MediaPlayer2.\(name)")
+        let tracked = await eventually { self.tracker.players.contains { $0.busName.hasSuffix(name) && $0.status == "Playing" } }
+        XCTAssertTrue(tracked, "\(name) not tracked: \(logs.elements)")
+        if let changed {
+            player.volume.withLock { $0 = changed }
+            object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["Volume"])
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let prompt = try system.makeSession(SessionConfiguration(.playback, options: [.mixWithOthers, .duckOthers]))
+        try prompt.setActive(true)
+        try await Task.sleep(for: .milliseconds(200))
+        try prompt.setActive(false)
+        try await Task.sleep(for: .milliseconds(200))
+        connection.close()
+        return player.written.withLock { $0 }
+    }
+
+    func testHostileVolumesAreNeverDuckedFrom() async throws {
+        for (index, volume) in [-1, 1e300, .nan, .infinity, 11].enumerated() {
+            let written = try await duck("bad\(index)", announcing: volume)
+            XCTAssertEqual(written, [], "volume \(volume): set to \(written)")
+        }
+        XCTAssertTrue(logs.elements.contains { $0.contains("cannot duck org.mpris.MediaPlayer2.bad1: it has no Volume") },
+                      "\(logs.elements)")
+    }
+
+    func testAHostileChangeKeepsTheLastBelievableVolume() async throws {
+        let written = try await duck("changing", announcing: 0.5, thenChangingTo: 1e300)
+        XCTAssertFalse(written.isEmpty, "the player was ducked: \(logs.elements)")
+        for volume in written {
+            XCTAssertTrue(volume >= 0 && volume <= 0.5, "set to \(volume)")
+        }
+    }
+
+    func testAnAmplifiedVolumeWithinTheCapIsDuckedAndRestored() async throws {
+        let written = try await duck("loud", announcing: 1.5)
+        XCTAssertEqual(written.count, 2, "ducked and restored: \(written), \(logs.elements)")
+        XCTAssertEqual(written.last, 1.5)
+    }
+}
