@@ -4,33 +4,18 @@ import DBus
 import Foundation
 import Posix
 import SessionCore
-import Synchronization
 import SystemContext
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// What `mprisd` (the daemon) was asked to do.
-public struct DaemonOptions: Sendable {
-    /// The program's version, for the log and the status document.
-    public var version: String
-    /// The ALSA control device for jacks and volume; nil: the card of the default output.
-    public var control: String?
-    public var verbose = false
-
-    public init(version: String, control: String? = nil, verbose: Bool = false) {
-        self.version = version
-        self.control = control
-        self.verbose = verbose
-    }
-}
 
 /// `mprisd` with no subcommand: the desktop's audio policy daemon, in the foreground.
 ///
 /// One `AudioSystem` for every process: sessions over D-Bus (`PolicyService`), ordinary MPRIS
 /// players as sessions (`ForeignPlayerTracker`), and the machine's inputs observed once for
 /// everyone — jacks, mixer and Bluetooth (`RouteMonitoring`), the screen lock (`LockMonitor`),
-/// silent mode and the route pick (state files, followed through inotify).
+/// silent mode and the route pick (state files, followed through inotify). The monitors only
+/// tell the system; the service announces every change of the conditions from the system.
 ///
 /// Synchronous and event-driven: the main thread sleeps in `poll()` on the stop signals and the
 /// bus's disconnection; every other part has a thread of its own asleep in `poll()`. No Swift
@@ -69,19 +54,13 @@ public enum PolicyDaemon {
         // The output volume is unknown until a mixer reports one.
         let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
         let system = AudioSystem(conditions: conditions)
-        let parts = Parts()
-        // The service's closures hold `parts`, which holds the service and the player tracker:
-        // break that cycle last, so that everything is released when `run` returns.
-        defer { parts.clear() }
-        let routing = SystemRouting(system: system, log: { log.info($0) },
-                                    onChange: { parts.service?.systemConditionsChanged() })
+        let routing = SystemRouting(system: system) { log.info($0) }
         let service = PolicyService(
             connection: connection, system: system, version: options.version,
             log: { log.info($0) },
             setSilentMode: { on in
                 do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
                 system.setSilentMode(on)
-                parts.service?.systemConditionsChanged()
             },
             setRouteOverride: { portID throws(SessionError) in
                 if let portID, !system.conditions.availableOutputs.contains(where: { $0.id == portID }) {
@@ -89,10 +68,7 @@ public enum PolicyDaemon {
                 }
                 do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
                 routing.routePicked(portID)
-            },
-            statusExtras: { status in status.players = parts.players?.players ?? [] },
-            sessionRegistered: { owner in parts.players?.ownerRegistered(owner) })
-        parts.service = service
+            })
         do {
             try service.start()
         } catch {
@@ -111,9 +87,9 @@ public enum PolicyDaemon {
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         defer { routes.stop() }
-        let silentWatch = followSilentMode(system: system, service: service, log: log)
+        let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
-        let lock = watchLock(system: system, service: service, log: log)
+        let lock = watchLock(system: system, log: log)
         defer { lock?.stop() }
         let players = ForeignPlayerTracker(connection: connection, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
@@ -122,8 +98,7 @@ public enum PolicyDaemon {
                                            numberSession: { _ in service.numberForeignSession() },
                                            journal: changes.journal,
                                            log: { log.info($0) })
-        service.nameForeignSessions { [weak players] in players?.label(of: $0) }
-        parts.players = players
+        service.follow(players)
         players.start { result in
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
         }
@@ -189,14 +164,13 @@ public enum PolicyDaemon {
     }
 
     /// Silent mode from its state file, followed while running (`mprisd silent on|off`).
-    private static func followSilentMode(system: AudioSystem, service: PolicyService, log: DaemonLog) -> StateFileWatcher? {
+    private static func followSilentMode(system: AudioSystem, log: DaemonLog) -> StateFileWatcher? {
         do {
             return try StateFileWatcher(SilentModeSetting.file) { text in
                 let on = SilentModeSetting.parse(text) ?? false
                 guard on != system.conditions.isSilentMode else { return }
                 log.info("silent mode \(on ? "on" : "off")")
                 system.setSilentMode(on)
-                service.systemConditionsChanged()
             }
         } catch {
             log.warning("silent mode is not followed while running: \(error)")
@@ -205,7 +179,7 @@ public enum PolicyDaemon {
     }
 
     /// The screen lock from logind on the system bus; quiet when there is no system bus or logind.
-    private static func watchLock(system: AudioSystem, service: PolicyService, log: DaemonLog) -> LockWatch? {
+    private static func watchLock(system: AudioSystem, log: DaemonLog) -> LockWatch? {
         guard let bus = try? Connection(bus: .system) else {
             log.debug("no system bus: the screen lock is not followed")
             return nil
@@ -214,7 +188,6 @@ public enum PolicyDaemon {
             guard locked != system.conditions.isLocked else { return }
             log.info(locked ? "screen locked" : "screen unlocked")
             system.setLocked(locked)
-            service.systemConditionsChanged()
         }
         monitor.start { result in
             if case .failure(let error) = result { log.debug("screen lock not followed: \(error)") }
@@ -230,31 +203,5 @@ private struct LockWatch {
     func stop() {
         monitor.stop()
         bus.close()
-    }
-}
-
-/// The parts the service's closures reach (from the bus and monitor threads), filled in by the
-/// main thread once each exists.
-private final class Parts: Sendable {
-    private struct Fields {
-        var service: PolicyService?
-        var players: ForeignPlayerTracker?
-    }
-
-    private let fields = Mutex(Fields())
-
-    var service: PolicyService? {
-        get { fields.withLock { $0.service } }
-        set { fields.withLock { $0.service = newValue } }
-    }
-    var players: ForeignPlayerTracker? {
-        get { fields.withLock { $0.players } }
-        set { fields.withLock { $0.players = newValue } }
-    }
-
-    /// Lets go of the service and the tracker, whose closures hold this object (a cycle).
-    func clear() {
-        let released = fields.withLock { ($0.service.take(), $0.players.take()) }
-        _ = released  // their deinits run here, outside the lock
     }
 }

@@ -28,7 +28,7 @@ extension PolicyService {
         guard case .interruption(.began) = event,
               case .session(let id)? = system.engine.session(served.session.id)?.interruptedBy else { return "" }
         if let other = self.served(engineID: id) { return " by \(other.label)" }
-        if let player = foreignLabel.withLock({ $0 })?(id) { return " by \(player)" }
+        if let player = followedPlayers?.label(of: id) { return " by \(player)" }
         return " by a media player"
     }
 

@@ -17,7 +17,6 @@ extension PolicyService {
                 let on = try call.argument(0, as: Bool.self)
                 self.applySilentMode(on)
                 self.log("silent mode \(on ? "on" : "off") (asked by \(call.sender ?? "?"))")
-                self.systemConditionsChanged()
                 return []
             },
             .immediate("SetRouteOverride", inputs: [Argument("portID", .string)]) { [weak self] call in
@@ -30,7 +29,6 @@ extension PolicyService {
                     throw PolicyWire.dbusError(error)
                 }
                 self.log("route override \(portID.isEmpty ? "automatic" : portID) (asked by \(call.sender ?? "?"))")
-                self.systemConditionsChanged()
                 return []
             },
             .immediate("GetStatus", outputs: [Argument("json", .string)]) { [weak self] _ in
@@ -96,7 +94,7 @@ extension PolicyService {
             throw Self.gone
         }
         log("\(served.label) registered as \(session.configuration)")
-        sessionRegistered(owner)
+        followedPlayers?.ownerRegistered(owner)
         return path
     }
 }

@@ -5,7 +5,8 @@ import SessionCore
 
 /// `GetStatus`: the document `mprisd status --json` prints.
 extension PolicyService {
-    /// The status from the engine and the served sessions, completed by `statusExtras`.
+    /// The status from the engine, the served sessions and the followed foreign players,
+    /// completed by `statusExtras`.
     public func status() -> PolicyStatus {
         let conditions = system.conditions
         let sessions = state.withLock { Array($0.sessions.values) }.sorted { $0.number < $1.number }
@@ -19,6 +20,7 @@ extension PolicyService {
             route: PolicyStatus.Route(override: conditions.routeOverride, outputs: playback.outputs.map(port),
                                       available: conditions.availableOutputs.map(port)),
             sessions: sessions.map(\.status))
+        status.players = followedPlayers?.players ?? []
         statusExtras(&status)
         return status
     }

@@ -31,7 +31,6 @@ public final class PolicyService: Sendable {
     let applySilentMode: @Sendable (Bool) -> Void
     let applyRouteOverride: @Sendable (String?) throws(SessionError) -> Void
     let statusExtras: @Sendable (inout PolicyStatus) -> Void
-    let sessionRegistered: @Sendable (String) -> Void
 
     struct State {
         var started = false
@@ -46,12 +45,17 @@ public final class PolicyService: Sendable {
         var lastNumber: UInt64 = 0
         var policyObject: ExportedObject?
         var ownerWatch: SignalSubscription?
+        var conditionsWatch: EventSubscription?
     }
 
     let state = Mutex(State())
-    /// Names the sessions the daemon does not serve (foreign players') for the log; set once the
-    /// tracker exists (`nameForeignSessions`).
-    let foreignLabel = Mutex<(@Sendable (SessionID) -> String?)?>(nil)
+    /// The foreign players the daemon follows (`follow`), held weakly: the tracker's closures
+    /// hold this service.
+    private let foreignPlayers = Mutex(WeakPlayers())
+
+    private struct WeakPlayers {
+        weak var tracker: ForeignPlayerTracker?
+    }
 
     /// A service for `system` on `connection`; nothing is exported until `start`.
     ///
@@ -61,16 +65,13 @@ public final class PolicyService: Sendable {
     ///     it only tells the system.
     ///   - setRouteOverride: what `SetRouteOverride` does (nil: automatic); by default it only
     ///     tells the system.
-    ///   - sessionRegistered: told the owner's unique name after each registration (the foreign
-    ///     player tracker stops treating that process's MPRIS names as foreign).
-    ///   - statusExtras: adds what other parts of the daemon know to `GetStatus` (foreign
-    ///     players, the mixer's volume, port names); runs on the I/O thread and must not block.
+    ///   - statusExtras: adds what other parts of the daemon know to `GetStatus`; runs on the
+    ///     I/O thread and must not block.
     public init(connection: Connection, system: AudioSystem, version: String = "1",
                 log: @escaping Log,
                 setSilentMode: (@Sendable (Bool) -> Void)? = nil,
                 setRouteOverride: (@Sendable (String?) throws(SessionError) -> Void)? = nil,
-                statusExtras: @escaping @Sendable (inout PolicyStatus) -> Void = { _ in },
-                sessionRegistered: @escaping @Sendable (String) -> Void = { _ in }) {
+                statusExtras: @escaping @Sendable (inout PolicyStatus) -> Void = { _ in }) {
         self.connection = connection
         self.system = system
         self.version = version
@@ -82,7 +83,6 @@ public final class PolicyService: Sendable {
             applyRouteOverride = { portID throws(SessionError) in try system.setRouteOverride(portID) }
         }
         self.statusExtras = statusExtras
-        self.sessionRegistered = sessionRegistered
     }
 
     deinit {
@@ -100,7 +100,12 @@ public final class PolicyService: Sendable {
         guard first else { throw DBusError.failed("the policy service was already started or is closed") }
         let object = try connection.export(AudioPolicyNames.objectPath,
                                            interfaces: [policyInterface()])
-        state.withLock { $0.policyObject = object }
+        // Every change of the conditions, whoever made it, is announced from this one place.
+        let conditionsWatch = system.onConditionsChange { [weak self] _ in self?.announceConditions() }
+        state.withLock { state in
+            state.policyObject = object
+            state.conditionsWatch = conditionsWatch
+        }
         // Only unique names losing their owner (arg2 empty) wake the daemon.
         let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
                              member: "NameOwnerChanged", path: BusDaemon.path,
@@ -123,16 +128,18 @@ public final class PolicyService: Sendable {
     /// Withdraws everything: every session is removed (as if its owner had gone) and the policy
     /// object is unexported. Idempotent.
     public func close() {
-        let (sessions, object, watch) = state.withLock { state in
+        let (sessions, object, watch, conditionsWatch) = state.withLock { state in
             state.closed = true
             defer {
                 state.sessions = [:]
                 state.sessionCounts = [:]
                 state.policyObject = nil
                 state.ownerWatch = nil
+                state.conditionsWatch = nil
             }
-            return (Array(state.sessions.values), state.policyObject, state.ownerWatch)
+            return (Array(state.sessions.values), state.policyObject, state.ownerWatch, state.conditionsWatch)
         }
+        conditionsWatch?.cancel()
         watch?.cancel()
         for served in sessions.sorted(by: { $0.number < $1.number }) { served.detach() }
         object?.unexport()
@@ -152,7 +159,7 @@ public final class PolicyService: Sendable {
 
     /// Announces `SilentMode`, `Locked`, `OutputVolume` and `RouteOverride` after the system's
     /// conditions changed (only those whose value differs from the last announcement are sent).
-    public func systemConditionsChanged() {
+    private func announceConditions() {
         state.withLock { $0.policyObject }?.propertiesChanged(
             AudioPolicyNames.interface, ["SilentMode", "Locked", "OutputVolume", "RouteOverride"])
     }
@@ -164,10 +171,16 @@ public final class PolicyService: Sendable {
         state.withLock { $0.sessions[number] }
     }
 
-    /// How the log names an interrupter that is not a served session (the foreign player tracker
-    /// knows them by bus name).
-    public func nameForeignSessions(_ label: @escaping @Sendable (SessionID) -> String?) {
-        foreignLabel.withLock { $0 = label }
+    /// Works with the tracker of ordinary MPRIS players: the log names the interrupters it
+    /// knows, the status lists its players, and it hears of each registration (it stops treating
+    /// that process's MPRIS names as foreign).
+    public func follow(_ players: ForeignPlayerTracker) {
+        foreignPlayers.withLock { $0.tracker = players }
+    }
+
+    /// The tracker given to `follow`, while it exists.
+    var followedPlayers: ForeignPlayerTracker? {
+        foreignPlayers.withLock { $0.tracker }
     }
 
     /// The served session the engine knows as `id`, if it is still registered.

@@ -16,6 +16,8 @@ public final class AudioSystem: Sendable {
     struct Host {
         var engine: PolicyEngine
         var hubs: [SessionID: EventHub] = [:]
+        var conditionObservers: [UInt64: @Sendable (SystemConditions) -> Void] = [:]
+        var nextObserver: UInt64 = 0
     }
 
     let host: Mutex<Host>
@@ -55,6 +57,21 @@ public final class AudioSystem: Sendable {
 
     /// The current system conditions.
     public var conditions: SystemConditions { host.withLock { $0.engine.conditions } }
+
+    /// Calls `handler` with the new conditions each time a change of the system's inputs changed
+    /// them, on the event thread, after the sessions' events of the same decision. One place
+    /// hears of every change, whoever made it (a monitor, a setting, a D-Bus call): the daemon
+    /// announces its properties from here.
+    public func onConditionsChange(_ handler: @escaping @Sendable (SystemConditions) -> Void) -> EventSubscription {
+        let token = host.withLock { host in
+            host.nextObserver += 1
+            host.conditionObservers[host.nextObserver] = handler
+            return host.nextObserver
+        }
+        return EventSubscription { [weak self] in
+            _ = self?.host.withLock { $0.conditionObservers.removeValue(forKey: token) }
+        }
+    }
 
     // MARK: System inputs (daemon monitors, tests)
 
@@ -98,8 +115,9 @@ public final class AudioSystem: Sendable {
         throws(E) -> R {
         let result: Result<R, E> = host.withLock { host in
             do throws(E) {
+                let before = host.engine.conditions
                 let (value, effects) = try body(&host.engine)
-                delivery.enqueue(Self.addressed(effects, in: host))
+                delivery.enqueue(Self.addressed(effects, in: host) + Self.observed(from: before, in: host))
                 return .success(value)
             } catch {
                 return .failure(error)
@@ -129,6 +147,15 @@ public final class AudioSystem: Sendable {
             }
         }
         return items
+    }
+
+    /// The observers' calls when the conditions differ from `before`, in subscription order.
+    private static func observed(from before: SystemConditions, in host: Host) -> [EventDelivery.Item] {
+        let after = host.engine.conditions
+        guard after != before else { return [] }
+        return host.conditionObservers.keys.sorted().compactMap { token in
+            host.conditionObservers[token].map { .conditions($0, after) }
+        }
     }
 
     /// Removes a session whose object went away (G-INT-KINDS pairing: its victims are released).

@@ -18,6 +18,8 @@ final class EventDelivery: Sendable {
     enum Item: Sendable {
         case event(EventHub, SessionEvent)
         case finish(EventHub)
+        /// New system conditions for an observer (`AudioSystem.onConditionsChange`).
+        case conditions(@Sendable (SystemConditions) -> Void, SystemConditions)
     }
 
     private struct Worker: Sendable {
@@ -140,6 +142,7 @@ final class EventDelivery: Sendable {
                 switch item {
                 case .event(let hub, let event): hub.deliver(event)
                 case .finish(let hub): hub.finish()
+                case .conditions(let observer, let conditions): observer(conditions)
                 }
             }
         }

@@ -22,16 +22,11 @@ public final class SystemRouting: Sendable {
     /// The system the observations go to.
     public let system: AudioSystem
     private let log: @Sendable (String) -> Void
-    private let onChange: @Sendable () -> Void
     private let state = Mutex(State())
 
-    /// - Parameter onChange: runs after each observation was applied (the daemon announces its
-    ///   `OutputVolume` and `RouteOverride` properties from here).
-    public init(system: AudioSystem, log: @escaping @Sendable (String) -> Void,
-                onChange: @escaping @Sendable () -> Void = {}) {
+    public init(system: AudioSystem, log: @escaping @Sendable (String) -> Void) {
         self.system = system
         self.log = log
-        self.onChange = onChange
     }
 
     /// Ports that are now available (plugged in, connected); a remembered pick may now apply.
@@ -39,20 +34,17 @@ public final class SystemRouting: Sendable {
         guard !ports.isEmpty else { return }
         system.connect(ports)
         applyPick()
-        onChange()
     }
 
     /// Ports that went away (unplugged, disconnected, out of range).
     public func portsDisconnected(_ portIDs: [String]) {
         guard !portIDs.isEmpty else { return }
         system.disconnect(portIDs)
-        onChange()
     }
 
     /// The system output volume changed (muted counts as 0).
     public func outputVolumeChanged(_ volume: OutputVolume) {
         try? system.setOutputVolume(volume.muted ? 0 : volume.level)
-        onChange()
     }
 
     /// Makes the outputs of the configuration available as pick-only ports.
@@ -87,7 +79,6 @@ public final class SystemRouting: Sendable {
             state.pickReportedMissing = false
         }
         applyPick()
-        onChange()
     }
 
     /// Brings the engine's override in line with the user's pick, as far as the ports allow.

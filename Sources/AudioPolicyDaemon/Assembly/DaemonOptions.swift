@@ -1,0 +1,14 @@
+/// What `mprisd` (the daemon) was asked to do.
+public struct DaemonOptions: Sendable {
+    /// The program's version, for the log and the status document.
+    public var version: String
+    /// The ALSA control device for jacks and volume; nil: the card of the default output.
+    public var control: String?
+    public var verbose = false
+
+    public init(version: String, control: String? = nil, verbose: Bool = false) {
+        self.version = version
+        self.control = control
+        self.verbose = verbose
+    }
+}
