@@ -4,16 +4,17 @@
 // Products for apps: AudioPolicyClient (an app's audio sessions, arbitrated by the daemon when it
 // runs or can be D-Bus-activated, in-process otherwise), RemoteControl (media keys and now-playing
 // over MPRIS), SessionCore (the session model), DBus (the binding). The daemon is AudioPolicyDaemon,
-// a module of the executable only: no app links it.
+// a module of the executable only: no app links it. Examples/ holds two apps written against the
+// products alone (a podcast player, a VoIP call), built with everything else.
 //
 // Dependencies point one way:
 //   mprisd → AudioPolicyDaemon → AudioPolicyClient (the wire format), SystemContext, RemoteControl
 //   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
 //   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
 //   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
+//   Posix, DBus, AudioDevices → C modules (mprisd also CLinux, to start a child tied to it)
 // SystemContext is what the player and the daemon both follow on the machine: routes (jacks,
 // mixer, Bluetooth), the settings and state files, the screen lock from logind.
-//   Posix, DBus, AudioDevices → C modules (mprisd also CLinux, to start a child tied to it)
 // SessionCore's rules are pure Swift (the policy engine imports nothing but the standard library);
 // its AudioSystem uses Posix only for the one thread that delivers the sessions' events.
 // Posix wraps the few Linux calls everyone needs once and holds the one threading toolkit (named
@@ -68,6 +69,12 @@ let package = Package(
                           dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "RemoteControl", "AudioDevices",
                                          "Player", "SessionCore", "DBus", "Posix", "CLinux"],
                           swiftSettings: strict),
+
+        // Examples: apps written against the public products only (run by ExamplesTests).
+        .executableTarget(name: "podcast-example", dependencies: ["AudioPolicyClient", "RemoteControl", "SessionCore", "DBus"],
+                          path: "Examples/Podcast", swiftSettings: strict),
+        .executableTarget(name: "voip-call-example", dependencies: ["AudioPolicyClient", "SessionCore", "DBus"],
+                          path: "Examples/VoIPCall", swiftSettings: strict),
 
         // Test support: private buses and real programs.
         .target(name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport", swiftSettings: strict),

@@ -243,6 +243,16 @@ public final class BackgroundProcess: Sendable {
         }
     }
 
+    /// Ends its standard input (started with `stdin: true`): the program reads end of file.
+    /// Idempotent.
+    public func closeInput() {
+        let closing = shared.state.withLock { state in
+            defer { state.inputClosed = true }
+            return !state.inputClosed
+        }
+        if closing, let input { close(input) }
+    }
+
     /// Blocks the calling thread until the process exited (for synchronous setup code; async
     /// code uses `waitForExit`).
     public func waitUntilExitBlocking() -> Int32 {
