@@ -66,6 +66,7 @@ extension PolicyWire {
             var options: ActivationOptions = []
             if detail.contains("notifyOthersOnDeactivation") { options.insert(.notifyOthersOnDeactivation) }
             if detail.contains("allowDelayedActivation") { options.insert(.allowDelayedActivation) }
+            if detail.contains("alongsideOthers") { options.insert(.alongsideOthers) }
             return .optionNotValidHere(options)
         }
         if words.count == 9, words[0...2] == ["route", "change", "reason"],
