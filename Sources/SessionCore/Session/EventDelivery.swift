@@ -1,5 +1,8 @@
 import Posix
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where an `AudioSystem` delivers its sessions' events: one serial thread per system, so that a
 /// handler never runs inside the call that caused its event. An app that keeps its
@@ -9,9 +12,9 @@ import Synchronization
 ///
 /// The queue is filled under the engine's lock, in decision order, and emptied by the one thread
 /// in that order: every session sees its events in the order the engine produced them, and an
-/// interruption's *ended* never overtakes its *began*. The thread starts with the first event and
-/// sleeps in `poll()` on an eventfd between events (no timer, no wake-up while idle); it ends
-/// after the last queued event once the system is gone.
+/// interruption's *ended* never overtakes its *began*. The thread is Posix's `SerialThread`, started
+/// with the first event; it sleeps between events (no timer, no wake-up while idle) and ends after
+/// the last queued event once the system is gone.
 final class EventDelivery: Sendable {
     /// One queued step: an event for a session's subscribers, or the end of a removed session's
     /// streams (queued behind its last event, so a stream never ends before it was delivered).
@@ -22,120 +25,86 @@ final class EventDelivery: Sendable {
         case conditions(@Sendable (SystemConditions) -> Void, SystemConditions)
     }
 
-    private struct Worker: Sendable {
-        let thread: NamedThread
-        let wake: WakeEvent
-    }
-
     private struct State {
         var queue: [Item] = []
-        var isDelivering = false
-        var worker: Worker?
+        /// A drain job is queued on the thread, or running (inline: a caller is draining).
+        var isDraining = false
+        /// The thread draining now, so that a handler that waits for delivery does not wait for
+        /// itself.
+        var drainingThread: pthread_t?
+        var thread: SerialThread?
         /// Starting a thread failed: events are delivered on the deciding thread, after the call.
         var isInline = false
-        var isStopping = false
-        var waiters: [WakeEvent] = []
+        var waiters: [Latch<Void>] = []
     }
 
     private let state = Mutex(State())
 
-    /// Queues `items` (called under the engine's lock, which fixes their order) and wakes the
-    /// thread, starting it with the first event.
+    /// Queues `items` (called under the engine's lock, which fixes their order) and schedules one
+    /// drain on the thread, starting it with the first event.
     func enqueue(_ items: [Item]) {
         guard !items.isEmpty else { return }
-        let wake: WakeEvent? = state.withLock { state in
+        let thread: SerialThread? = state.withLock { state in
             state.queue += items
-            if state.worker == nil && !state.isInline { state.worker = startWorker() }
-            if state.worker == nil { state.isInline = true }
-            return state.worker?.wake
+            if state.thread == nil && !state.isInline {
+                state.thread = try? SerialThread(name: "session-events")
+                if state.thread == nil { state.isInline = true }
+            }
+            guard !state.isInline, !state.isDraining else { return nil }
+            state.isDraining = true
+            return state.thread
         }
-        wake?.signal()
+        thread?.enqueue { [self] in drain() }
     }
 
     /// After the engine's lock is released: delivers here only if no thread could be started (a
     /// process out of threads), and then only from the outermost call.
     func deliverInlineIfNeeded() {
         let mine = state.withLock { state -> Bool in
-            guard state.isInline, !state.isDelivering, !state.queue.isEmpty else { return false }
-            state.isDelivering = true
+            guard state.isInline, !state.isDraining, !state.queue.isEmpty else { return false }
+            state.isDraining = true
             return true
         }
-        if mine { deliverUntilEmpty() }
+        if mine { drain() }
     }
 
     /// Blocks until every queued event has been delivered and no handler runs (events that
-    /// handlers cause meanwhile included). Returns at once on the delivery thread itself, where
+    /// handlers cause meanwhile included). Returns at once on the delivering thread itself, where
     /// waiting would never end, and when delivery is inline (it is then done when the call
     /// returns).
     func waitUntilDelivered() {
-        guard let waiter = try? WakeEvent() else { return }
+        let waiter = Latch<Void>()
         let mustWait = state.withLock { state -> Bool in
-            if let worker = state.worker, worker.thread.isCurrent { return false }
+            if let draining = state.drainingThread, pthread_equal(draining, pthread_self()) != 0 { return false }
             if state.isInline { return false }
-            guard state.isDelivering || !state.queue.isEmpty else { return false }
+            guard state.isDraining || !state.queue.isEmpty else { return false }
             state.waiters.append(waiter)
             return true
         }
-        // A failing wait (it cannot, short of a broken descriptor) returns: better a test or a
-        // clean stop that proceeds than one that hangs.
-        if mustWait { try? waiter.wait() }
+        if mustWait { waiter.wait() }
     }
 
     /// Lets the thread deliver what is queued, then end (the system is gone).
     func stop() {
-        let wake = state.withLock { state in
-            state.isStopping = true
-            return state.worker?.wake
-        }
-        wake?.signal()
-    }
-
-    private func startWorker() -> Worker? {
-        guard let wake = try? WakeEvent() else { return nil }
-        let thread = try? NamedThread.start(name: "session-events") { [self] in
-            run(wake)
-        }
-        guard let thread else { return nil }
-        thread.detach()
-        return Worker(thread: thread, wake: wake)
-    }
-
-    /// The thread's body: sleep until woken, deliver everything queued, end once stopping. A wait
-    /// that fails (Posix's rule: never spin) ends the thread; delivery then happens inline, on the
-    /// deciding thread after each call, as when no thread could be started.
-    private func run(_ wake: WakeEvent) {
-        while true {
-            do throws(PosixError) {
-                try wake.wait()
-            } catch {
-                state.withLock { state in
-                    state.worker = nil
-                    state.isInline = true
-                }
-                deliverUntilEmpty()
-                return
-            }
-            let stopping = state.withLock { $0.isStopping }
-            deliverUntilEmpty()
-            if stopping { return }
-        }
+        state.withLock { $0.thread }?.stop()
     }
 
     /// Delivers batches until the queue is empty, then releases the waiters.
-    private func deliverUntilEmpty() {
+    private func drain() {
         while true {
-            let (batch, waiters) = state.withLock { state -> ([Item], [WakeEvent]) in
+            let (batch, waiters) = state.withLock { state -> ([Item], [Latch<Void>]) in
                 if state.queue.isEmpty {
-                    state.isDelivering = false
+                    state.isDraining = false
+                    state.drainingThread = nil
                     defer { state.waiters = [] }
                     return ([], state.waiters)
                 }
-                state.isDelivering = true
+                state.drainingThread = pthread_self()
                 defer { state.queue.removeAll(keepingCapacity: true) }
                 return (state.queue, [])
             }
             guard !batch.isEmpty else {
-                for waiter in waiters { waiter.signal() }
+                for waiter in waiters { waiter.open() }
                 return
             }
             for item in batch {
