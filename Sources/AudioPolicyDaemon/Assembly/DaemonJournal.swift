@@ -53,6 +53,5 @@ final class DaemonJournal: Sendable {
     func close() {
         pending.stop()
         if let guardPipe { Glibc.close(guardPipe) }
-        _ = lock
     }
 }

@@ -116,22 +116,11 @@ public enum JournalGuard {
         }
     }
 
-    /// Calls `found` once `org.mprisd.AudioPolicy` has an owner (now or later). The match lives
+    /// Calls `found` once `org.mprisd.AudioPolicy` has an owner (now or later). The watch lives
     /// as long as the guard's connection.
     private static func watchForANewDaemon(_ connection: Connection, found: @escaping @Sendable () -> Void) {
-        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface, member: "NameOwnerChanged",
-                             path: BusDaemon.path,
-                             arguments: [0: AudioPolicyNames.busName])
-        connection.subscribe(rule, { signal in
-            guard signal.body.count == 3, case .string(let owner) = signal.body[2], !owner.isEmpty else { return }
-            found()
-        }, completion: { result in
-            guard case .success = result else { return }
-            let ask = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path, interface: BusDaemon.interface,
-                                         member: "NameHasOwner", body: [.string(AudioPolicyNames.busName)])
-            connection.call(ask, timeout: .seconds(5)) { answer in
-                if case .success(let reply) = answer, case .boolean(true)? = reply.body.first { found() }
-            }
-        })
+        connection.watchNameOwner(AudioPolicyNames.busName, { owner in
+            if owner != nil { found() }
+        }, completion: { _ in })
     }
 }

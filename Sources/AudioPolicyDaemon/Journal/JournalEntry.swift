@@ -1,3 +1,5 @@
+import DBus
+
 /// One change the daemon made to another program's state, written down before it is made and
 /// crossed out once undone (`ChangeJournal`), so that no crash of the daemon can keep it.
 ///
@@ -60,7 +62,9 @@ extension JournalEntry {
     /// Parses `line`; nil for anything else (a line from a newer version, a damaged file).
     init?(line: Substring) {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count >= 4, Self.isBusName(fields[1]), Self.isBusName(fields[2]) else { return nil }
+        guard fields.count >= 4, NameSyntax.isBusName(String(fields[1])), NameSyntax.isBusName(String(fields[2])) else {
+            return nil
+        }
         let player = String(fields[1])
         let owner = String(fields[2])
         switch (fields[0], fields.count) {
@@ -68,25 +72,15 @@ extension JournalEntry {
             guard let found = Self.volume(fields[3]), let set = Self.volume(fields[4]) else { return nil }
             self.init(player: player, owner: owner, change: .volume(found: found, set: set))
         case ("pause", 4):
-            guard fields[3] == "-" || Self.isBusName(fields[3]) else { return nil }
+            guard fields[3] == "-" || NameSyntax.isBusName(String(fields[3])) else { return nil }
             self.init(player: player, owner: owner, change: .pause(cause: fields[3] == "-" ? nil : String(fields[3])))
         default:
             return nil
         }
     }
 
-    /// A volume as a player can hold it: finite, not negative, not absurd.
+    /// A volume as a player can hold it: the rule every volume read from a player follows.
     private static func volume(_ text: Substring) -> Double? {
-        guard let value = Double(text), value.isFinite, value >= 0, value <= 1000 else { return nil }
-        return value
-    }
-
-    /// The characters of a D-Bus bus name, and its bounded length (a damaged file cannot make us
-    /// call something that is not a name).
-    private static func isBusName(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.count <= 255 && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2E || byte == 0x5F || byte == 0x2D || byte == 0x3A
-        }
+        Double(text).flatMap(MPRISPlayerProperties.saneVolume)
     }
 }

@@ -69,15 +69,11 @@ public final class PendingResumes: Sendable {
         return nil
     }
 
-    /// Watches `cause` leave the bus: the match first, then one look at whether it is still there
-    /// (a unique name never comes back, so once gone is gone for good).
+    /// Watches `cause` leave the bus (`watchNameOwner`: its current owner first, then every
+    /// change; a unique name never comes back, so once gone is gone for good).
     private func follow(_ cause: String) {
-        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
-                             member: "NameOwnerChanged", path: BusDaemon.path,
-                             arguments: [0: cause])
-        connection.subscribe(rule, { [weak self] signal in
-            guard signal.body.count == 3, case .string(let newOwner) = signal.body[2], newOwner.isEmpty else { return }
-            self?.causeGone(cause)
+        connection.watchNameOwner(cause, { [weak self] owner in
+            if owner == nil { self?.causeGone(cause) }
         }, completion: { [weak self] result in
             guard let self else { return }
             switch result {
@@ -87,24 +83,13 @@ public final class PendingResumes: Sendable {
                     state.watches[cause] = watch
                     return true
                 }
-                guard kept else { return watch.cancel() }
-                self.checkStillThere(cause)
+                if !kept { watch.cancel() }
             case .failure(let error):
                 // Cannot wait for it: better resumed now than paused for good.
                 self.log("journal: cannot follow \(cause) (\(error)); resuming what it paused")
                 self.causeGone(cause)
             }
         })
-    }
-
-    private func checkStillThere(_ cause: String) {
-        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                      interface: BusDaemon.interface, member: "NameHasOwner",
-                                      body: [.string(cause)])
-        connection.call(call, timeout: .seconds(5)) { [weak self] result in
-            if case .success(let reply) = result, case .boolean(true)? = reply.body.first { return }
-            self?.causeGone(cause)
-        }
     }
 
     /// `cause` left the bus: every pause it held is resumed if the player is still paused.
