@@ -44,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
+                       providers: [.apt(["libpulse-dev"])]),
 
         // Libraries.
         .target(name: "Posix", dependencies: ["CLinux"], swiftSettings: strict),
@@ -53,6 +55,7 @@ let package = Package(
         .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore", "Posix"],
                 swiftSettings: strict),
         .target(name: "AudioPolicyClient", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
+        .target(name: "AudioServer", dependencies: ["CPulse", "Posix", "CLinux"], swiftSettings: strict),
         .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "AudioPolicyClient", "SystemContext",
@@ -61,7 +64,8 @@ let package = Package(
 
         // The daemon, started by the executable.
         .target(name: "AudioPolicyDaemon",
-                dependencies: ["AudioPolicyClient", "SystemContext", "RemoteControl", "AudioDevices", "SessionCore", "DBus", "Posix"],
+                dependencies: ["AudioPolicyClient", "SystemContext", "AudioServer", "RemoteControl", "AudioDevices", "SessionCore",
+                               "DBus", "Posix"],
                 swiftSettings: strict),
 
         // The program.
@@ -96,6 +100,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "AudioServerTests", dependencies: ["AudioServer", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MprisdTests", dependencies: ["TestSupport", "DBus"], swiftSettings: strict),
 
