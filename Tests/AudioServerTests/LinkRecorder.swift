@@ -37,7 +37,11 @@ final class LinkRecorder: Sendable {
                  _ condition: @escaping (AudioInventory) -> Bool) async -> Bool {
         let link = self.link
         let held = await eventually(timeout: timeout) { condition(link.inventory) }
-        if !held { XCTFail("never: \(what); inventory: \(link.inventory)", file: file, line: line) }
+        if !held {
+            let now = link.inventory
+            XCTFail("never: \(what); inventory: \(now.streams.count) streams, \(now.devices.count) devices, "
+                    + "server \(now.server?.name ?? "none"); log: \(logLines)", file: file, line: line)
+        }
         return held
     }
 
