@@ -31,11 +31,19 @@ final class AudioServerLinkScaleTests: BusTestCase {
         }
         let took = ContinuousClock.now - began
         print("\(kind): \(Self.streamCount) streams in the inventory after \(took); \(recorder.changes.count) changes reported")
-        guard all else { return print(server.log.suffix(3000), players.map(\.standardError)) }
+        guard all else {
+            return XCTFail("server: \(server.log.suffix(3000)); players: \(players.map { ($0.exitStatus, $0.standardError) })")
+        }
         let names = Set(recorder.link.inventory.streams(named: "Crowd").compactMap(\.mediaName))
         XCTAssertEqual(names.count, Self.streamCount)
-        let listed = try await Pactl.run(["list", "short", "sink-inputs"], environment: server.clientEnvironment, timeout: .seconds(60))
-        XCTAssertEqual(listed.split(separator: "\n").count, recorder.link.inventory.streams.values.filter { $0.id.direction == .playback }.count)
+        // pactl's own view agrees (asked again if a loaded server drops it).
+        var listed: String?
+        _ = await eventually(timeout: .seconds(60)) {
+            listed = try? await Pactl.run(["list", "short", "sink-inputs"], environment: server.clientEnvironment, timeout: .seconds(30))
+            return listed != nil
+        }
+        XCTAssertEqual(listed?.split(separator: "\n").count,
+                       recorder.link.inventory.streams.values.filter { $0.id.direction == .playback }.count, server.log.suffix(2000).description)
 
         for player in players { player.stop() }
         await recorder.waitFor("all gone", timeout: .seconds(120)) { $0.streams(named: "Crowd").isEmpty }

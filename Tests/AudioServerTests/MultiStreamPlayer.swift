@@ -68,8 +68,9 @@ enum MultiStreamPlayer {
             pa_proplist_free(p);
             if (!s) { fprintf(stderr, "stream %d: %s\n", i, pa_strerror(pa_context_errno(c))); exit(1); }
             pa_stream_set_write_callback(s, write_cb, NULL);
-            pa_buffer_attr attr = { (uint32_t)-1, 3200, (uint32_t)-1, (uint32_t)-1, (uint32_t)-1 };
-            if (pa_stream_connect_playback(s, NULL, &attr, PA_STREAM_ADJUST_LATENCY, NULL, NULL) < 0) {
+            /* 2 s of buffer: 200 streams must not keep a loaded server busy. */
+            pa_buffer_attr attr = { (uint32_t)-1, 64000, (uint32_t)-1, (uint32_t)-1, (uint32_t)-1 };
+            if (pa_stream_connect_playback(s, NULL, &attr, 0, NULL, NULL) < 0) {
                 fprintf(stderr, "connect %d: %s\n", i, pa_strerror(pa_context_errno(c))); exit(1);
             }
         }

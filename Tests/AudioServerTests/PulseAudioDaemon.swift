@@ -5,7 +5,8 @@ import TestSupport
 /// A plain PulseAudio 16 that, unlike `PulseServer`, keeps its socket where every client looks
 /// (`$XDG_RUNTIME_DIR/pulse/native`, created by the server itself) and can be killed and started
 /// again in the same directories: the server a daemon must wait for and survive. It loads
-/// module-stream-restore (its database under `PULSE_STATE_PATH`), as desktops do.
+/// module-stream-restore (its database under `PULSE_STATE_PATH`), as desktops do, and runs
+/// without real-time scheduling (see `start`).
 final class PulseAudioDaemon: Sendable {
     let directory: URL
     let runtimeDirectory: URL
@@ -54,7 +55,11 @@ final class PulseAudioDaemon: Sendable {
                                            ["-s", "KILL", "600", "/usr/bin/pulseaudio", "-n",
                                             "-F", directory.appendingPathComponent("server.pa").path,
                                             "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--system=no",
-                                            "--disallow-exit", "--log-target=stderr", "--log-level=warning"],
+                                            "--disallow-exit", "--log-target=stderr", "--log-level=warning",
+                                            // As root PulseAudio takes SCHED_RR, and the kernel kills it (SIGKILL,
+                                            // RLIMIT_RTTIME) when its mixing thread runs 200 ms without sleeping:
+                                            // 200 streams on a loaded 2-core machine did that.
+                                            "--realtime=no", "--high-priority=no"],
                                            environment: environment)
         process.withLock { $0 = server }
         let socket = socketPath
@@ -71,7 +76,11 @@ final class PulseAudioDaemon: Sendable {
         process.withLock { $0 }?.stop()
     }
 
-    var log: String { process.withLock { $0 }?.standardError ?? "" }
+    /// Its standard error, and how it ended if it did.
+    var log: String {
+        guard let server = process.withLock({ $0 }) else { return "" }
+        return server.standardError + (server.exitStatus.map { "\n[exit status \($0)]" } ?? "")
+    }
 
     func stop() {
         kill()
