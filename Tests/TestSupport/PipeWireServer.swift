@@ -235,13 +235,16 @@ public final class PipeWireServer: Sendable {
         for process in state.withLock({ $0.all }) where process.isRunning {
             Glibc.kill(-process.pid, SIGKILL)
         }
-        for process in state.withLock({ $0.all }) { process.stop() }
+        for process in state.withLock({ $0.all }) { process.stopWholeGroup() }
     }
 
     /// Ends the server the orderly way (SIGTERM to pipewire-pulse, WirePlumber, then pipewire,
     /// each waited for); the directories stay for `start()`.
     public func terminate() {
-        for process in state.withLock({ $0.all }) { process.terminate() }
+        for process in state.withLock({ $0.all }) {
+            process.terminate()
+            process.stopWholeGroup()
+        }
     }
 
     /// Ends the processes (SIGKILL) and removes the directories for good. Idempotent.

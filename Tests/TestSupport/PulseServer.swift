@@ -150,12 +150,14 @@ public final class PulseServer: Sendable {
     /// Kills the server (SIGKILL), as a crash would; its directories, stale socket file and
     /// stream-restore database stay for `start()`.
     public func kill() {
-        state.withLock { $0.process }?.stop()
+        state.withLock { $0.process }?.stopWholeGroup()
     }
 
     /// Ends the server the orderly way (SIGTERM, waited for); the directories stay for `start()`.
     public func terminate() {
-        state.withLock { $0.process }?.terminate()
+        let process = state.withLock { $0.process }
+        process?.terminate()
+        process?.stopWholeGroup()
     }
 
     /// Kills the server (SIGKILL), waits for it and removes its directory for good. Idempotent.
