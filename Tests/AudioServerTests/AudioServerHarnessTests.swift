@@ -72,12 +72,18 @@ final class AudioServerHarnessTests: BusTestCase {
         let first = try PlayingStream(on: server, role: "music")
         let index = try await first.index()
         try await server.pactl("set-sink-input-mute", "\(index)", "1")
-        // The server stores it on its own schedule; the stream must not end before it did.
-        let stored = await eventually(timeout: .seconds(5)) {
+        let applied = await eventually(timeout: .seconds(5)) {
             (try? await first.entry())?["mute"] as? Bool == true
         }
-        XCTAssertTrue(stored)
-        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertTrue(applied)
+        if let pipeWire = server as? PipeWireServer {
+            // WirePlumber, another process, learns of the change on its own schedule: the stream
+            // must not end before it did (it has once it saved the role's state).
+            let saved = await eventually(timeout: .seconds(10)) {
+                pipeWire.restoreStreamState()["Output/Audio:media.role:Music:mute"] == "true"
+            }
+            XCTAssertTrue(saved, "\(pipeWire.restoreStreamState())")
+        }
         first.stop()
 
         let capture = try CaptureStream(on: server)
@@ -186,16 +192,27 @@ final class AudioServerHarnessTests: BusTestCase {
         XCTAssertTrue(server.isRunning)
         let sink = try await server.pactl("get-default-sink")
         XCTAssertEqual(sink.trimmingCharacters(in: .whitespacesAndNewlines), server.sinkName, server.log)
-        let stream = try PlayingStream(on: server)
+        let stream = try PlayingStream(on: server, role: "music")
         _ = try await Loudness.waitUntil(server) { $0.isClose(to: stream.expectedRMS, within: 0.05) }
+        try await server.pactl("set-sink-input-volume", "\(try await stream.index())", "30%")
+        if let pipeWire = server as? PipeWireServer {
+            // Saved one second after the change; an exit before that forgets it.
+            let saved = await eventually(timeout: .seconds(10)) {
+                pipeWire.restoreStreamState()["Output/Audio:media.role:Music:channelVolumes"]?.hasPrefix("0.02") == true
+            }
+            XCTAssertTrue(saved, "\(pipeWire.restoreStreamState())")
+        }
         stream.stop()
 
         server.terminate()
         XCTAssertFalse(server.isRunning)
         await assertThrowsAsync(try await server.pactl("info"))
         try await server.restart()
-        let info = try await server.pactl("info")
-        XCTAssertTrue(info.contains("Server Name"), info)
+        // The same state directory: the role's volume is remembered across the restart.
+        let capture = try CaptureStream(on: server)
+        let next = try PlayingStream(on: server, role: "music")
+        let lowered = next.expectedRMS * Loudness.amplitudeFactor(volumePercent: 30)
+        _ = try await capture.waitForLoudness { $0.isClose(to: lowered, within: 0.1) }
     }
 
     private func assertThrowsAsync<T>(_ expression: @autoclosure () async throws -> T,
