@@ -148,6 +148,47 @@ final class AudioServerHarnessTests: BusTestCase {
         _ = try await capture.waitForLoudness { $0 < 0.0005 }
     }
 
+    // MARK: - Devices
+
+    func testDevicesComeGoAndArePickedOnPulseAudio() async throws { try await devices(.pulseAudio) }
+    func testDevicesComeGoAndArePickedOnPipeWire() async throws { try await devices(.pipeWire) }
+
+    /// The null sink and source are the defaults; a sink added at run time plays what is sent to
+    /// it (heard on its own monitor, not on the default sink's), can be picked as the default, and
+    /// leaves again; the default source's mute toggles as the mic-mute key toggles it.
+    private func devices(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
+        defer { server.stop() }
+        let defaultSink = try await server.defaultSink()
+        XCTAssertEqual(defaultSink, server.sinkName)
+        let defaultSource = try await server.defaultSource()
+        XCTAssertEqual(defaultSource, server.sourceName)
+
+        let module = try await server.addSink(named: "usb-dac")
+        let sinks = try await server.names("sinks")
+        XCTAssertTrue(sinks.contains("usb-dac"), "\(sinks)")
+        let onDAC = try CaptureStream(on: server, device: "usb-dac.monitor")
+        let onDefault = try CaptureStream(on: server)
+        let stream = try PlayingStream(on: server, device: "usb-dac")
+        _ = try await onDAC.waitForLoudness { $0.isClose(to: stream.expectedRMS, within: 0.05) }
+        let elsewhere = try await onDefault.measure(.milliseconds(200))
+        XCTAssertLessThan(elsewhere, 0.0005, "\(kind): nothing on the default sink")
+
+        try await server.pactl("set-default-sink", "usb-dac")
+        let picked = try await server.defaultSink()
+        XCTAssertEqual(picked, "usb-dac")
+        stream.stop()
+        try await server.removeModule(module)
+        let left = await eventually(timeout: .seconds(10)) {
+            !((try? await server.names("sinks")) ?? ["usb-dac"]).contains("usb-dac")
+        }
+        XCTAssertTrue(left, "\(kind): the sink left")
+
+        try await server.pactl("set-source-mute", "@DEFAULT_SOURCE@", "toggle")
+        let muted = try await server.pactl("get-source-mute", server.sourceName)
+        XCTAssertTrue(muted.contains("yes"), muted)
+    }
+
     // MARK: - Start, crash, restart
 
     func testPipeWireStartsWithTheNullSinkAsDefault() async throws {

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A private, headless PipeWire + WirePlumber + pipewire-pulse whose only sink is a null sink
-/// paced in real time: the desktop's audio server as today's distributions ship it, started per test.
+/// paced in real time (and whose only source a null source, for a microphone): the desktop's audio
+/// server as today's distributions ship it, started per test.
 ///
 /// Run exactly as audio-server-notes.md describes: HOME, XDG_RUNTIME_DIR, XDG_CONFIG_HOME and
 /// XDG_STATE_HOME in a temporary directory of its own (so WirePlumber's restore-stream database
@@ -11,7 +12,8 @@ import Synchronization
 /// exits (rc 70) and streams are never linked. Two start-up races are avoided by order: WirePlumber
 /// starts only once pipewire listens, and no libpulse client (not even `pactl`) runs before
 /// pipewire-pulse listens on its own socket (a client creating `$XDG_RUNTIME_DIR/pulse` first
-/// makes pipewire-pulse fail). Ready means `pactl info` answers and the null sink is the default.
+/// makes pipewire-pulse fail). Ready means `pactl info` answers and WirePlumber made the null
+/// sink and source the defaults (without WirePlumber pactl reports no default sink at all).
 ///
 /// Every process runs under `timeout` (`lifetime`) in a process group of its own, so none outlives
 /// a test that crashed; `stop()` and deinit kill them all. `kill()` and `terminate()` end the
@@ -20,6 +22,8 @@ import Synchronization
 public final class PipeWireServer: Sendable {
     /// The null sink's node name (also the default sink).
     public static let sinkName = "null-sink"
+    /// A null source standing in for a microphone (the default source).
+    public static let sourceName = "null-source"
 
     /// The server's scratch directory; everything else is under it.
     public let directory: URL
@@ -94,6 +98,16 @@ public final class PipeWireServer: Sendable {
                 media.class = Audio/Sink
                 audio.position = [ FL FR ]
                 monitor.channelmix = true
+                object.linger = true
+              }
+            }
+            { factory = adapter
+              args = {
+                factory.name = support.null-audio-sink
+                node.name = "\(Self.sourceName)"
+                node.description = "Null Input"
+                media.class = Audio/Source/Virtual
+                audio.position = [ FL FR ]
                 object.linger = true
               }
             }
@@ -196,9 +210,11 @@ public final class PipeWireServer: Sendable {
         try await wait(until: deadline, "pactl info answers") {
             (try? await Pactl.run(["info"], environment: clientEnvironment, timeout: .seconds(5))) != nil
         }
-        try await wait(until: deadline, "WirePlumber makes \(Self.sinkName) the default sink") {
-            let sink = try? await Pactl.run(["get-default-sink"], environment: clientEnvironment, timeout: .seconds(5))
-            return sink?.trimmingCharacters(in: .whitespacesAndNewlines) == Self.sinkName
+        for (kind, name) in [("sink", Self.sinkName), ("source", Self.sourceName)] {
+            try await wait(until: deadline, "WirePlumber makes \(name) the default \(kind)") {
+                let chosen = try? await Pactl.run(["get-default-\(kind)"], environment: clientEnvironment, timeout: .seconds(5))
+                return chosen?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+            }
         }
         let took = ContinuousClock.now - began
         state.withLock { $0.lastStart = took }

@@ -15,6 +15,8 @@ public final class PulseServer: Sendable {
     public static let executable = "/usr/bin/pulseaudio"
     /// The null sink's name (also the default sink).
     public static let sinkName = "mprisd_null"
+    /// A null source standing in for a microphone (the default source).
+    public static let sourceName = "mprisd_mic"
 
     public let directory: URL
     /// XDG_RUNTIME_DIR of the server and its clients.
@@ -71,6 +73,8 @@ public final class PulseServer: Sendable {
         load-module module-loopback source=mprisd_silence sink=\(Self.sinkName) latency_msec=40 source_dont_move=true sink_dont_move=true
         suspend-sink \(Self.sinkName) 0
         set-default-sink \(Self.sinkName)
+        load-module module-null-source source_name=\(Self.sourceName) rate=\(sampleRate)
+        set-default-source \(Self.sourceName)
         load-module module-native-protocol-unix\(socketArgument) auth-anonymous=1
 
         """.write(to: config, atomically: true, encoding: .utf8)

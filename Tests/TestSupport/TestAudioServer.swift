@@ -16,11 +16,13 @@ public enum AudioServerKind: String, Sendable, CaseIterable, CustomStringConvert
 /// Both listen on `$XDG_RUNTIME_DIR/pulse/native` (the place every libpulse client looks when
 /// PULSE_SERVER is unset), remember stream volumes and mutes per role (WirePlumber's
 /// restore-stream, PulseAudio's module-stream-restore), and have a null sink, paced in real time,
-/// as the default sink.
+/// as the default sink and a null source (a microphone) as the default source.
 public protocol TestAudioServer: AnyObject, Sendable {
     var kind: AudioServerKind { get }
     /// The null sink (the default sink).
     var sinkName: String { get }
+    /// A null source standing in for a microphone (the default source).
+    var sourceName: String { get }
     /// The server's XDG_RUNTIME_DIR.
     var runtimeDirectory: URL { get }
     /// `unix:…/pulse/native`: the value of PULSE_SERVER.
@@ -87,6 +89,7 @@ public func startServer(_ kind: AudioServerKind, bus: TestBus,
 extension PulseServer: TestAudioServer {
     public var kind: AudioServerKind { .pulseAudio }
     public var sinkName: String { Self.sinkName }
+    public var sourceName: String { Self.sourceName }
     public var clientVariables: [String: String] {
         variables.merging(["XDG_RUNTIME_DIR": runtimeDirectory.path]) { _, new in new }
     }
@@ -95,5 +98,6 @@ extension PulseServer: TestAudioServer {
 extension PipeWireServer: TestAudioServer {
     public var kind: AudioServerKind { .pipeWire }
     public var sinkName: String { Self.sinkName }
+    public var sourceName: String { Self.sourceName }
     public var clientVariables: [String: String] { variables }
 }
