@@ -191,6 +191,33 @@ final class AudioServerHarnessTests: BusTestCase {
 
     // MARK: - Start, crash, restart
 
+    func testAServerStartedLaterIsFoundInTheRuntimeDirectoryOnPulseAudio() async throws { try await startedLater(.pulseAudio) }
+    func testAServerStartedLaterIsFoundInTheRuntimeDirectoryOnPipeWire() async throws { try await startedLater(.pipeWire) }
+
+    /// `startNow: false`: an empty runtime directory (no server, nothing answers), then the server
+    /// comes up where a client without PULSE_SERVER looks.
+    private func startedLater(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus, startNow: false)
+        defer { server.stop() }
+        XCTAssertFalse(server.isRunning)
+        let contents = try FileManager.default.contentsOfDirectory(atPath: server.runtimeDirectory.path)
+        XCTAssertEqual(contents, [], "\(kind): nothing in the runtime directory before the server")
+        var environment = server.environment
+        environment["PULSE_SERVER"] = nil
+        await assertThrowsAsync(try await Pactl.run(["info"], environment: environment))
+        try await server.start(timeout: .seconds(20))
+        let info = try await Pactl.run(["info"], environment: environment)
+        XCTAssertTrue(info.contains("Default Sink: \(server.sinkName)"), info)
+    }
+
+    func testManyStreamsAreListedAtOnceOnPipeWire() async throws {
+        let server = try await startServer(.pipeWire, bus: bus)
+        defer { server.stop() }
+        let streams = try (0..<20).map { _ in try PlayingStream(on: server, seconds: 20) }
+        let indices = try await PlayingStream.indices(of: streams, on: server)
+        XCTAssertEqual(Set(indices.values).count, 20)
+    }
+
     func testPipeWireStartsWithTheNullSinkAsDefault() async throws {
         let server = try await PipeWireServer(busAddress: bus.address)
         defer { server.stop() }

@@ -52,8 +52,11 @@ public final class PipeWireServer: Sendable {
     /// Creates the directories and starts the server; returns once it is ready.
     /// - Parameters:
     ///   - busAddress: the test's private session bus (a `TestBus`'s address).
+    ///   - startNow: false: only the directories (an empty runtime directory: the desktop before
+    ///     its server came up); `start()` later.
     ///   - timeout: how long the start may take before it counts as failed.
-    public init(busAddress: String, lifetime: Duration = .seconds(600), timeout: Duration = .seconds(20)) async throws {
+    public init(busAddress: String, startNow: Bool = true, lifetime: Duration = .seconds(600),
+                timeout: Duration = .seconds(20)) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pipewire-\(UUID().uuidString.prefix(8))")
         runtimeDirectory = directory.appendingPathComponent("runtime")
@@ -62,7 +65,7 @@ public final class PipeWireServer: Sendable {
         self.lifetime = lifetime
         do {
             try writeFiles()
-            try await start(timeout: timeout)
+            if startNow { try await start(timeout: timeout) }
         } catch {
             stop()
             throw error

@@ -47,9 +47,10 @@ public final class PulseServer: Sendable {
     ///   - restoreStreams: load module-stream-restore (see `restoresStreams`).
     ///   - socketInRuntimeDirectory: listen on `$XDG_RUNTIME_DIR/pulse/native`, the place a client
     ///     without PULSE_SERVER finds (see `socketPath`); the server creates that directory itself.
+    ///   - startNow: false: only the directories and configuration; `start()` later.
     ///   - lifetime: the server is killed after this long whatever happens to the test.
     public init(sampleRate: Int = 48_000, restoreStreams: Bool = false, socketInRuntimeDirectory: Bool = false,
-                lifetime: Duration = .seconds(600), timeout: Duration = .seconds(10)) async throws {
+                startNow: Bool = true, lifetime: Duration = .seconds(600), timeout: Duration = .seconds(10)) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pulse-\(UUID().uuidString.prefix(8))")
         let home = directory.appendingPathComponent("home")
@@ -99,7 +100,7 @@ public final class PulseServer: Sendable {
                      "--use-pid-file=no", "--system=no", "--disallow-exit",
                      "--log-target=stderr", "--log-level=warning"]
         do {
-            try await start(timeout: timeout)
+            if startNow { try await start(timeout: timeout) }
         } catch {
             stop()
             throw error

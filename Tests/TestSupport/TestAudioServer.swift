@@ -76,13 +76,16 @@ extension TestAudioServer {
 
 /// Starts a real server of `kind` for one test, configured as a desktop has it (see
 /// `TestAudioServer`). PipeWire's WirePlumber needs a session bus: `bus`, the test's own.
-public func startServer(_ kind: AudioServerKind, bus: TestBus,
+/// With `startNow: false` only its directories exist (the runtime directory empty, as on a
+/// desktop before its server came up) until `start()`.
+public func startServer(_ kind: AudioServerKind, bus: TestBus, startNow: Bool = true,
                         timeout: Duration = .seconds(20)) async throws -> any TestAudioServer {
     switch kind {
     case .pulseAudio:
-        return try await PulseServer(restoreStreams: true, socketInRuntimeDirectory: true, timeout: timeout)
+        return try await PulseServer(restoreStreams: true, socketInRuntimeDirectory: true, startNow: startNow,
+                                     timeout: timeout)
     case .pipeWire:
-        return try await PipeWireServer(busAddress: bus.address, timeout: timeout)
+        return try await PipeWireServer(busAddress: bus.address, startNow: startNow, timeout: timeout)
     }
 }
 
