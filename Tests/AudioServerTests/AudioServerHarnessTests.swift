@@ -210,6 +210,28 @@ final class AudioServerHarnessTests: BusTestCase {
         XCTAssertTrue(info.contains("Default Sink: \(server.sinkName)"), info)
     }
 
+    func testLoopbackStreamsNeedNoClientOnPulseAudio() async throws { try await loopbacks(.pulseAudio, count: 150) }
+    func testLoopbackStreamsNeedNoClientOnPipeWire() async throws { try await loopbacks(.pipeWire, count: 10) }
+
+    /// More loopback streams than PulseAudio takes clients (64) (150 there: more than its default
+    /// descriptor limit allows), each listed with its properties,
+    /// gone when unloaded.
+    private func loopbacks(_ kind: AudioServerKind, count: Int) async throws {
+        let server = try await startServer(kind, bus: bus)
+        defer { server.stop() }
+        var made: [(module: Int, id: String)] = []
+        for _ in 0..<count {
+            made.append(try await server.addLoopbackStream(properties: ["media.role": "music", "application.name": "Loop"]))
+        }
+        let indices = try await server.sinkInputIndices(ids: Set(made.map(\.id)))
+        XCTAssertEqual(indices.count, count, "\(kind): every loopback is a sink input")
+        let roles = try await server.list("sink-inputs").compactMap { ($0["properties"] as? [String: Any])?["media.role"] as? String }
+        XCTAssertEqual(roles.filter { $0 == "music" }.count, count)
+        try await server.removeModule(made[0].module)
+        let left = try await server.sinkInputIndices(ids: [made[0].id])
+        XCTAssertEqual(left, [:], "\(kind): unloading the module ends its stream")
+    }
+
     func testManyStreamsAreListedAtOnceOnPipeWire() async throws {
         let server = try await startServer(.pipeWire, bus: bus)
         defer { server.stop() }

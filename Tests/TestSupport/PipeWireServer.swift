@@ -25,6 +25,10 @@ public final class PipeWireServer: Sendable {
     /// A null source standing in for a microphone (the default source).
     public static let sourceName = "null-source"
 
+    /// How many libpulse clients pipewire-pulse accepts (its default is 64; PulseAudio's limit,
+    /// 64, is built in).
+    public static let maxClients = 512
+
     /// The server's scratch directory; everything else is under it.
     public let directory: URL
     /// XDG_RUNTIME_DIR (and PIPEWIRE_RUNTIME_DIR): `pipewire-0` and `pulse/native` live here.
@@ -117,6 +121,15 @@ public final class PipeWireServer: Sendable {
         ]
 
         """.write(to: fragments.appendingPathComponent("10-null-sink.conf"), atomically: true, encoding: .utf8)
+        // pipewire-pulse takes 64 clients by default (each paplay is one): room for 200-stream tests.
+        let pulseFragments = config.appendingPathComponent("pipewire/pipewire-pulse.conf.d")
+        try fm.createDirectory(at: pulseFragments, withIntermediateDirectories: true)
+        try """
+        pulse.properties = {
+            server.address = [ { address = "unix:native" max-clients = \(Self.maxClients) } ]
+        }
+
+        """.write(to: pulseFragments.appendingPathComponent("10-clients.conf"), atomically: true, encoding: .utf8)
         try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
             .write(to: clientConfig, atomically: true, encoding: .utf8)
     }

@@ -84,13 +84,7 @@ public final class PlayingStream: Sendable {
         let wanted = Set(streams.map(\.id))
         let deadline = ContinuousClock.now + timeout
         while true {
-            var found: [String: Int] = [:]
-            for entry in try await server.list("sink-inputs") {
-                if let id = (entry["properties"] as? [String: Any])?[TestStream.idProperty] as? String, wanted.contains(id),
-                   let index = (entry["index"] as? NSNumber)?.intValue {
-                    found[id] = index
-                }
-            }
+            let found = try await server.sinkInputIndices(ids: wanted)
             if found.count == wanted.count { return found }
             if let dead = streams.first(where: { !$0.isRunning }) {
                 throw TestSupportError("\(dead.client.rawValue) exited before its stream was listed: \(dead.log)")

@@ -79,6 +79,10 @@ public final class PulseServer: Sendable {
         load-module module-native-protocol-unix\(socketArgument) auth-anonymous=1
 
         """.write(to: config, atomically: true, encoding: .utf8)
+        // The daemon's default of 256 descriptors ends at ~114 loopback streams; tests want 200.
+        let daemonConfig = home.appendingPathComponent(".config/pulse")
+        try fm.createDirectory(at: daemonConfig, withIntermediateDirectories: true)
+        try "rlimit-nofile = 4096\n".write(to: daemonConfig.appendingPathComponent("daemon.conf"), atomically: true, encoding: .utf8)
         try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
             .write(to: directory.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
 
