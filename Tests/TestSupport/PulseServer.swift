@@ -10,7 +10,13 @@ import Synchronization
 /// warns, but runs). The configuration keeps the null sink at a low latency from the start: a
 /// lone null sink idles at its 2 s maximum latency and renders in 2 s blocks, so a stream that
 /// starts then is drained up to 2 s late; a loopback from a null source, attached while the sink
-/// is suspended, pins the sink's latency to ~13 ms for the server's lifetime.
+/// is suspended, pins the sink's latency to ~13 ms for the server's lifetime. A second null source
+/// stands in for a microphone (the default source).
+///
+/// As a desktop's server (`startServer(.pulseAudio, bus:)`): module-stream-restore loaded and the
+/// socket at `$XDG_RUNTIME_DIR/pulse/native`. The server runs under `timeout` (`lifetime`), so it
+/// dies even if the test process is killed; `kill()` (SIGKILL) and `terminate()` keep the
+/// directories and `start()` brings it back in them; `stop()` ends it for good.
 public final class PulseServer: Sendable {
     public static let executable = "/usr/bin/pulseaudio"
     /// The null sink's name (also the default sink).
