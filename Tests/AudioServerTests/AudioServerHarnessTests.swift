@@ -45,11 +45,16 @@ final class AudioServerHarnessTests: BusTestCase {
         _ = try await capture.waitForLoudness { $0.isClose(to: full, within: 0.05) }
 
         try await server.pactl("set-sink-input-volume", "\(index)", "30%")
+        let info = try await stream.info()
+        XCTAssertEqual(info?.volumePercent, 30)
+        XCTAssertEqual(info?.muted, false)
         let lowered = full * Loudness.amplitudeFactor(volumePercent: 30)
         let heard30 = try await capture.waitForLoudness { $0.isClose(to: lowered, within: 0.1) }
         XCTAssertEqual(heard30 / full, 0.027, accuracy: 0.003, "\(kind): 30 % is 0.3³ in amplitude")
 
         try await server.pactl("set-sink-input-mute", "\(index)", "1")
+        let mutedInfo = try await stream.info()
+        XCTAssertEqual(mutedInfo?.muted, true)
         _ = try await capture.waitForLoudness { $0 < 0.0005 }
         let muted = try await capture.measure(.milliseconds(300))
         XCTAssertLessThan(muted, 0.0005, "\(kind): muted")
@@ -73,7 +78,7 @@ final class AudioServerHarnessTests: BusTestCase {
         let index = try await first.index()
         try await server.pactl("set-sink-input-mute", "\(index)", "1")
         let applied = await eventually(timeout: .seconds(5)) {
-            (try? await first.entry())?["mute"] as? Bool == true
+            (try? await first.info())??.muted == true
         }
         XCTAssertTrue(applied)
         if let pipeWire = server as? PipeWireServer {
@@ -89,8 +94,8 @@ final class AudioServerHarnessTests: BusTestCase {
         let capture = try CaptureStream(on: server)
         let second = try PlayingStream(on: server, role: "music")
         _ = try await second.index()
-        let entry = try await second.entry()
-        XCTAssertEqual(entry?["mute"] as? Bool, true, "\(kind): the next music stream starts muted")
+        let info = try await second.info()
+        XCTAssertEqual(info?.muted, true, "\(kind): the next music stream starts muted")
         try await capture.waitForFrames(CaptureStream.frames(in: .milliseconds(600)))
         let heard = try await capture.measure(.milliseconds(300))
         XCTAssertLessThan(heard, 0.0005, "\(kind): and is not heard")
