@@ -17,6 +17,16 @@ public enum AudioServerKind: String, Sendable, CaseIterable, CustomStringConvert
 /// PULSE_SERVER is unset), remember stream volumes and mutes per role (WirePlumber's
 /// restore-stream, PulseAudio's module-stream-restore), and have a null sink, paced in real time,
 /// as the default sink and a null source (a microphone) as the default source.
+///
+/// A test body for both servers:
+///
+///     let server = try await startServer(kind, bus: bus)   // in a BusTestCase
+///     defer { server.stop() }
+///     let capture = try CaptureStream(on: server)          // the sink's monitor: what is heard
+///     let stream = try PlayingStream(on: server, role: "music")
+///     _ = try await capture.waitForLoudness { $0.isClose(to: stream.expectedRMS, within: 0.05) }
+///     try await server.pactl("set-sink-input-mute", "\(try await stream.index())", "1")
+///     _ = try await capture.waitForLoudness { $0 < 0.0005 }  // silence: 0 exactly on both
 public protocol TestAudioServer: AnyObject, Sendable {
     var kind: AudioServerKind { get }
     /// The null sink (the default sink).
