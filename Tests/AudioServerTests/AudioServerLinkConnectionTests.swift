@@ -7,24 +7,24 @@ import XCTest
 /// creates the server's runtime directory, says so once, and reads everything afresh.
 final class AudioServerLinkConnectionTests: BusTestCase {
     func testAbsentAtStartThenServerStartsPulseAudio() async throws {
-        let server = try await TestAudioServer(.pulseaudio, busAddress: bus.address, start: false)
+        let server = try await startServer(.pulseAudio, bus: bus, startNow: false)
         defer { server.stop() }
         try await absentThenStarts(server)
     }
 
     func testAbsentAtStartThenServerStartsPipeWire() async throws {
-        let server = try await TestAudioServer(.pipewire, busAddress: bus.address)
+        let server = try await startServer(.pipeWire, bus: bus)
         defer { server.stop() }
         // Back to a desktop before its audio server: no process, no `$XDG_RUNTIME_DIR/pulse`.
         server.kill()
-        try FileManager.default.removeItem(atPath: server.runtimeDirectory + "/pulse")
+        try FileManager.default.removeItem(at: server.runtimeDirectory.appendingPathComponent("pulse"))
         try await absentThenStarts(server)
     }
 
-    private func absentThenStarts(_ server: TestAudioServer) async throws {
-        let pulseDirectory = server.runtimeDirectory + "/pulse"
+    private func absentThenStarts(_ server: any TestAudioServer) async throws {
+        let pulseDirectory = server.runtimeDirectory.appendingPathComponent("pulse").path
         XCTAssertFalse(FileManager.default.fileExists(atPath: pulseDirectory))
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("absence logged", { _ in !recorder.logLines.isEmpty })
         XCTAssertNotNil(recorder.link.absenceReason)
@@ -32,7 +32,7 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         XCTAssertEqual(recorder.link.inventory, AudioInventory())
         XCTAssertFalse(FileManager.default.fileExists(atPath: pulseDirectory), "the link created the server's runtime directory")
 
-        try await server.start()
+        try await server.start(timeout: .seconds(20))
         await recorder.waitForChanges("connected") { $0.contains { $0.kind == .connected } }
         XCTAssertNil(recorder.link.absenceReason)
         XCTAssertEqual(recorder.link.inventory.defaultSink, server.sinkName)
@@ -41,15 +41,15 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         XCTAssertFalse(server.log.contains("File exists"), server.log)
     }
 
-    func testKilledAndRestartedPulseAudio() async throws { try await killedAndRestarted(.pulseaudio) }
-    func testKilledAndRestartedPipeWire() async throws { try await killedAndRestarted(.pipewire) }
+    func testKilledAndRestartedPulseAudio() async throws { try await killedAndRestarted(.pulseAudio) }
+    func testKilledAndRestartedPipeWire() async throws { try await killedAndRestarted(.pipeWire) }
 
-    private func killedAndRestarted(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func killedAndRestarted(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
-        let player = try server.play(["application.name": "Before"])
+        let player = try server.paplay(["application.name": "Before"])
         defer { player.stop() }
         await recorder.waitFor("the stream before the crash") { !$0.streams(named: "Before").isEmpty }
         guard let before = recorder.link.inventory.server else { return XCTFail("not connected") }
@@ -62,7 +62,7 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         XCTAssertEqual(recorder.link.inventory, AudioInventory())
         XCTAssertNotNil(recorder.link.absenceReason)
 
-        try await server.start()
+        try await server.start(timeout: .seconds(20))
         await recorder.waitForChanges("connected again") { $0.filter { $0.kind == .connected }.count == 2 }
         let changes = recorder.changes
         XCTAssertEqual(changes.filter { if case .disconnected = $0.kind { true } else { false } }.count, 1)
@@ -73,11 +73,11 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         await recorder.waitFor("the default sink after the restart") { $0.defaultSink == server.sinkName }
         XCTAssertTrue(again.current.streams(named: "Before").isEmpty, "a fresh inventory: \(again.current.streams)")
         XCTAssertNotNil(again.current.server)
-        if kind == .pulseaudio { XCTAssertNotEqual(again.current.server?.cookie, before.cookie) }
+        if kind == .pulseAudio { XCTAssertNotEqual(again.current.server?.cookie, before.cookie) }
         XCTAssertEqual(recorder.logLines.filter { $0.contains("gone") }.count, 1, "\(recorder.logLines)")
 
         // And it is live: a new stream shows.
-        let after = try server.play(["application.name": "After"])
+        let after = try server.paplay(["application.name": "After"])
         defer { after.stop() }
         await recorder.waitFor("a stream after the restart") { !$0.streams(named: "After").isEmpty }
     }

@@ -6,13 +6,13 @@ import XCTest
 /// The inventory against real servers: streams with all their fields, monitor captures, devices
 /// coming and going, the default sink.
 final class AudioServerLinkInventoryTests: BusTestCase {
-    func testPlaybackStreamWithAllFieldsPulseAudio() async throws { try await playbackStreamWithAllFields(.pulseaudio) }
-    func testPlaybackStreamWithAllFieldsPipeWire() async throws { try await playbackStreamWithAllFields(.pipewire) }
+    func testPlaybackStreamWithAllFieldsPulseAudio() async throws { try await playbackStreamWithAllFields(.pulseAudio) }
+    func testPlaybackStreamWithAllFieldsPipeWire() async throws { try await playbackStreamWithAllFields(.pipeWire) }
 
-    private func playbackStreamWithAllFields(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func playbackStreamWithAllFields(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("connected") { $0.server != nil }
         XCTAssertEqual(recorder.changes.first?.kind, .connected)
@@ -22,7 +22,7 @@ final class AudioServerLinkInventoryTests: BusTestCase {
         XCTAssertNotNil(inventory.device(.sink, named: server.sinkName))
         XCTAssertEqual(inventory.device(.source, named: server.sinkName + ".monitor")?.isMonitor, true)
 
-        let player = try server.play(["media.role": "music", "application.name": "Tuner"])
+        let player = try server.paplay(["media.role": "music", "application.name": "Tuner"])
         defer { player.stop() }
         guard await recorder.waitFor("the Tuner stream, linked", { inventory in
                   inventory.streams(named: "Tuner").contains { inventory.device(of: $0) != nil } }),
@@ -46,22 +46,22 @@ final class AudioServerLinkInventoryTests: BusTestCase {
                 && $0.current.streams(named: "Tuner").isEmpty })
     }
 
-    func testMonitorCaptureIsNotAMicrophonePulseAudio() async throws { try await monitorCapture(.pulseaudio) }
-    func testMonitorCaptureIsNotAMicrophonePipeWire() async throws { try await monitorCapture(.pipewire) }
+    func testMonitorCaptureIsNotAMicrophonePulseAudio() async throws { try await monitorCapture(.pulseAudio) }
+    func testMonitorCaptureIsNotAMicrophonePipeWire() async throws { try await monitorCapture(.pipeWire) }
 
-    private func monitorCapture(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func monitorCapture(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("connected") { $0.server != nil }
         try await server.addSource(named: "desk-mic")
         await recorder.waitFor("the desk-mic source") { $0.device(.source, named: "desk-mic") != nil }
         XCTAssertEqual(recorder.link.inventory.device(.source, named: "desk-mic")?.isMonitor, false)
 
-        let meter = try server.record(from: server.sinkName + ".monitor", ["application.name": "Meter"])
+        let meter = try server.parec(from: server.sinkName + ".monitor", ["application.name": "Meter"])
         defer { meter.stop() }
-        let voice = try server.record(from: "desk-mic", ["application.name": "Voice"])
+        let voice = try server.parec(from: "desk-mic", ["application.name": "Voice"])
         defer { voice.stop() }
         // On PipeWire a stream is listed before it is linked (its device index is invalid at first).
         await recorder.waitFor("both captures, linked") { inventory in
@@ -77,13 +77,13 @@ final class AudioServerLinkInventoryTests: BusTestCase {
         XCTAssertFalse(inventory.isMonitorCapture(voiceStream))
     }
 
-    func testSinksComeAndGoPulseAudio() async throws { try await sinksComeAndGo(.pulseaudio) }
-    func testSinksComeAndGoPipeWire() async throws { try await sinksComeAndGo(.pipewire) }
+    func testSinksComeAndGoPulseAudio() async throws { try await sinksComeAndGo(.pulseAudio) }
+    func testSinksComeAndGoPipeWire() async throws { try await sinksComeAndGo(.pipeWire) }
 
-    private func sinksComeAndGo(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func sinksComeAndGo(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("connected") { $0.server != nil }
         let module = try await server.pactl("load-module", "module-null-sink", "sink_name=usb-dac")
@@ -96,13 +96,13 @@ final class AudioServerLinkInventoryTests: BusTestCase {
         XCTAssertNotNil(recorder.link.inventory.device(.sink, named: server.sinkName))
     }
 
-    func testDefaultSinkChangeSeenPulseAudio() async throws { try await defaultSinkChange(.pulseaudio) }
-    func testDefaultSinkChangeSeenPipeWire() async throws { try await defaultSinkChange(.pipewire) }
+    func testDefaultSinkChangeSeenPulseAudio() async throws { try await defaultSinkChange(.pulseAudio) }
+    func testDefaultSinkChangeSeenPipeWire() async throws { try await defaultSinkChange(.pipeWire) }
 
-    private func defaultSinkChange(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func defaultSinkChange(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("connected") { $0.server != nil }
         try await server.pactl("load-module", "module-null-sink", "sink_name=hdmi")

@@ -6,17 +6,17 @@ import XCTest
 
 /// Volume and mute of other clients' streams, both directions, read back with pactl.
 final class AudioServerLinkOperationsTests: BusTestCase {
-    func testVolumeAndMuteAppliedPulseAudio() async throws { try await volumeAndMute(.pulseaudio) }
-    func testVolumeAndMuteAppliedPipeWire() async throws { try await volumeAndMute(.pipewire) }
+    func testVolumeAndMuteAppliedPulseAudio() async throws { try await volumeAndMute(.pulseAudio) }
+    func testVolumeAndMuteAppliedPipeWire() async throws { try await volumeAndMute(.pipeWire) }
 
-    private func volumeAndMute(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func volumeAndMute(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
-        let player = try server.play(["application.name": "Jukebox", "media.role": "music"])
+        let player = try server.paplay(["application.name": "Jukebox", "media.role": "music"])
         defer { player.stop() }
-        let recorderApp = try server.record(from: server.sinkName + ".monitor", ["application.name": "Taper"])
+        let recorderApp = try server.parec(from: server.sinkName + ".monitor", ["application.name": "Taper"])
         defer { recorderApp.stop() }
         await recorder.waitFor("both streams") { !$0.streams(named: "Jukebox").isEmpty && !$0.streams(named: "Taper").isEmpty }
         guard let playback = recorder.link.inventory.streams(named: "Jukebox").first,
@@ -71,16 +71,16 @@ final class AudioServerLinkOperationsTests: BusTestCase {
         }
     }
 
-    private func pactlObject(_ server: TestAudioServer, _ kind: String, _ index: UInt32) async throws -> [String: Any]? {
-        try await Pactl.list(kind, environment: server.clientEnvironment).first { ($0["index"] as? Int) == Int(index) }
+    private func pactlObject(_ server: any TestAudioServer, _ kind: String, _ index: UInt32) async throws -> [String: Any]? {
+        try await Pactl.list(kind, environment: server.environment).first { ($0["index"] as? Int) == Int(index) }
     }
 
-    private func pactlVolumes(_ server: TestAudioServer, _ kind: String, _ index: UInt32) async throws -> [Int] {
+    private func pactlVolumes(_ server: any TestAudioServer, _ kind: String, _ index: UInt32) async throws -> [Int] {
         let volume = try await pactlObject(server, kind, index)?["volume"] as? [String: Any] ?? [:]
         return volume.values.compactMap { ($0 as? [String: Any])?["value"] as? Int }
     }
 
-    private func pactlMute(_ server: TestAudioServer, _ kind: String, _ index: UInt32) async throws -> Bool? {
+    private func pactlMute(_ server: any TestAudioServer, _ kind: String, _ index: UInt32) async throws -> Bool? {
         try await pactlObject(server, kind, index)?["mute"] as? Bool
     }
 }

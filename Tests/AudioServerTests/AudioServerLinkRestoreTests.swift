@@ -6,17 +6,17 @@ import XCTest
 /// The servers' stream-restore databases through ext-stream-restore: what the daemon writes for a
 /// stream's key is what the next stream of that key starts with, on both servers.
 final class AudioServerLinkRestoreTests: BusTestCase {
-    func testRestoreEntryAppliesToTheNextStreamPulseAudio() async throws { try await restoreEntry(.pulseaudio) }
-    func testRestoreEntryAppliesToTheNextStreamPipeWire() async throws { try await restoreEntry(.pipewire) }
+    func testRestoreEntryAppliesToTheNextStreamPulseAudio() async throws { try await restoreEntry(.pulseAudio) }
+    func testRestoreEntryAppliesToTheNextStreamPipeWire() async throws { try await restoreEntry(.pipeWire) }
 
-    private func restoreEntry(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func restoreEntry(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         let link = recorder.link
 
-        let first = try server.play(["application.name": "Radio", "media.role": "music"])
+        let first = try server.paplay(["application.name": "Radio", "media.role": "music"])
         defer { first.stop() }
         await recorder.waitFor("the first Radio stream") { !$0.streams(named: "Radio").isEmpty }
         guard let stream = link.inventory.streams(named: "Radio").first else { return }
@@ -35,7 +35,7 @@ final class AudioServerLinkRestoreTests: BusTestCase {
         XCTAssertTrue(other)
         await waitForEntry(link, "sink-input-by-media-role:music") { $0?.isMuted == true && $0?.volume == ducked }
 
-        let second = try server.play(["application.name": "Radio", "media.role": "music"])
+        let second = try server.paplay(["application.name": "Radio", "media.role": "music"])
         defer { second.stop() }
         await recorder.waitFor("the next music stream starts ducked and muted") { inventory in
             inventory.streams(named: "Radio").contains { $0.isMuted && abs($0.volume.level - 0.3) < 0.011 }
@@ -49,7 +49,7 @@ final class AudioServerLinkRestoreTests: BusTestCase {
         XCTAssertTrue(repaired)
         await waitForEntry(link, "sink-input-by-media-role:music") { $0?.isMuted == false && $0?.volume == norm }
         await waitForEntry(link, "sink-input-by-media-role:phone") { $0?.volume == ducked }
-        let third = try server.play(["application.name": "Radio", "media.role": "music"])
+        let third = try server.paplay(["application.name": "Radio", "media.role": "music"])
         defer { third.stop() }
         await recorder.waitFor("the next music stream starts at the user's volume") { inventory in
             inventory.streams(named: "Radio").contains { !$0.isMuted && abs($0.volume.level - 1) < 0.011 }

@@ -9,13 +9,13 @@ final class AudioServerLinkScaleTests: BusTestCase {
     static let streamCount = 200
     static let processes = 4
 
-    func testTwoHundredStreamsPulseAudio() async throws { try await twoHundredStreams(.pulseaudio) }
-    func testTwoHundredStreamsPipeWire() async throws { try await twoHundredStreams(.pipewire) }
+    func testTwoHundredStreamsPulseAudio() async throws { try await twoHundredStreams(.pulseAudio) }
+    func testTwoHundredStreamsPipeWire() async throws { try await twoHundredStreams(.pipeWire) }
 
-    private func twoHundredStreams(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func twoHundredStreams(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("connected") { $0.server != nil }
         let began = ContinuousClock.now
@@ -24,7 +24,7 @@ final class AudioServerLinkScaleTests: BusTestCase {
         for index in 0..<Self.processes {
             players.append(try MultiStreamPlayer.start(count: Self.streamCount / Self.processes, prefix: "crowd\(index)",
                                                        properties: ["application.name": "Crowd"],
-                                                       environment: server.clientEnvironment))
+                                                       environment: server.environment))
         }
         let all = await recorder.waitFor("\(Self.streamCount) streams", timeout: .seconds(120)) {
             $0.streams(named: "Crowd").count == Self.streamCount
@@ -39,7 +39,7 @@ final class AudioServerLinkScaleTests: BusTestCase {
         // pactl's own view agrees (asked again if a loaded server drops it).
         var listed: String?
         _ = await eventually(timeout: .seconds(60)) {
-            listed = try? await Pactl.run(["list", "short", "sink-inputs"], environment: server.clientEnvironment, timeout: .seconds(30))
+            listed = try? await Pactl.run(["list", "short", "sink-inputs"], environment: server.environment, timeout: .seconds(30))
             return listed != nil
         }
         XCTAssertEqual(listed?.split(separator: "\n").count,

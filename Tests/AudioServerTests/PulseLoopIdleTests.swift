@@ -6,8 +6,8 @@ import XCTest
 /// Idle means idle: the link's thread, connected to a server where nothing happens, is not woken
 /// at all (no timers, no polling), counted by the kernel.
 final class PulseLoopIdleTests: BusTestCase {
-    func testIdleLinkThreadHasZeroContextSwitchesPulseAudio() async throws { try await idle(.pulseaudio) }
-    func testIdleLinkThreadHasZeroContextSwitchesPipeWire() async throws { try await idle(.pipewire) }
+    func testIdleLinkThreadHasZeroContextSwitchesPulseAudio() async throws { try await idle(.pulseAudio) }
+    func testIdleLinkThreadHasZeroContextSwitchesPipeWire() async throws { try await idle(.pipeWire) }
 
     func testIdleLinkThreadWaitingForAServerHasZeroContextSwitches() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mprisd-idle-\(UUID().uuidString.prefix(8))")
@@ -20,10 +20,10 @@ final class PulseLoopIdleTests: BusTestCase {
         XCTAssertEqual(switches, 0, "the waiting thread woke up")
     }
 
-    private func idle(_ kind: ServerKind) async throws {
-        let server = try await TestAudioServer(kind, busAddress: bus.address)
+    private func idle(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let recorder = try LinkRecorder(socket: server.socketPath)
+        let recorder = try LinkRecorder(socket: server.pulseSocketPath)
         defer { recorder.stop() }
         await recorder.waitFor("connected") { $0.server != nil && $0.defaultSink != nil }
         let switches = try await quietestWindow()
