@@ -89,7 +89,7 @@ final class AudioServerStatusTests: XCTestCase {
         let server = try XCTUnwrap(status.audioServer)
         XCTAssertFalse(server.connected)
         XCTAssertEqual(server.address, "/nonexistent/pulse/native")
-        XCTAssertNotNil(server.reason)
+        XCTAssertEqual(server.reason, try XCTUnwrap(link.absenceReason), "the link's own reason")
         XCTAssertEqual(status.streams, [])
     }
 
