@@ -148,15 +148,13 @@ public enum PolicyDaemon {
         return ExitStatus.success  // closing the connection releases the name
     }
 
-    /// Starts the audio server link. It logs by itself, once, that there is no server (and
-    /// connects when one appears); this logs each connection, once per connection, never per
-    /// event. A link that cannot start leaves the daemon running without a server.
+    /// Starts the audio server link. The link logs by itself, once each, that there is no server,
+    /// that it connected (`audio server: connected to the audio server: NAME VERSION`) and that
+    /// the server went away — never per event or per retry. A link that cannot start leaves the
+    /// daemon running without a server, and `mprisd status` says so.
     private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog) {
         do throws(PosixError) {
-            try link.start { change in
-                guard case .connected = change.kind, let server = change.current.server else { return }
-                log.info("audio server: connected to \(server.name) \(server.version) at \(link.address)")
-            }
+            try link.start { _ in }
         } catch {
             log.warning("audio server: not followed: \(error)")
         }
