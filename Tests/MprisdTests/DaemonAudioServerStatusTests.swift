@@ -143,6 +143,54 @@ final class DaemonAudioServerStatusTests: DaemonTestCase {
                        "one line for the connection, none per stream or per status call: \(daemonLog)")
     }
 
+    /// On a PipeWire desktop: the daemon finds pipewire-pulse's socket in `$XDG_RUNTIME_DIR` by
+    /// itself (no PULSE_SERVER), shows the stream and the null sink, says so when the server dies
+    /// and shows it again once it is back.
+    func testPipeWireFoundByItselfShownAndShownAgainAfterARestart() async throws {
+        let pipewire = try await PipeWireServer(busAddress: bus.address)
+        defer { pipewire.stop() }
+        try await startDaemon(environment: ["PULSE_SERVER": "", "XDG_RUNTIME_DIR": pipewire.runtimeDirectory.path])
+        let connected = try await waitForStatus("connected to pipewire-pulse", timeout: .seconds(20)) { status in
+            (try? AudioDocument(status))?.audioServer?.connected == true
+        }
+        let server = try XCTUnwrap(try AudioDocument(connected).audioServer)
+        XCTAssertTrue(server.name?.contains("on PipeWire") == true, connected.json)
+        XCTAssertEqual(server.address, pipewire.pulseSocket)
+
+        let file = try track("pipewire-tone.wav", seconds: 60)
+        let music = try BackgroundProcess(name: "paplay", "/usr/bin/paplay", ["--property=media.role=music", file],
+                                          environment: pipewire.environment(adding: environment()))
+        streams.append(music)
+        let seen = try await waitForStatus("the daemon shows paplay's stream on PipeWire", timeout: .seconds(20)) { status in
+            ((try? AudioDocument(status))?.streams ?? []).contains { $0.pid == music.pid && $0.device == PipeWireServer.sinkName }
+        }
+        let stream = try XCTUnwrap(try AudioDocument(seen).streams?.first { $0.pid == music.pid })
+        XCTAssertEqual(stream.role, "music", seen.json)
+        XCTAssertEqual(stream.direction, "playback")
+        let sink = try XCTUnwrap(try AudioDocument(seen).devices?.first { $0.name == PipeWireServer.sinkName }, seen.json)
+        XCTAssertTrue(sink.default, seen.json)
+
+        pipewire.kill()
+        let gone = try await waitForStatus("the status says the server is gone", timeout: .seconds(20)) { status in
+            (try? AudioDocument(status))?.audioServer?.connected == false
+        }
+        let absent = try AudioDocument(gone)
+        XCTAssertNotNil(absent.audioServer?.reason, gone.json)
+        XCTAssertEqual(absent.streams?.count, 0, "nothing of the dead server is shown: \(gone.json)")
+        let text = try await mprisd(["status"])
+        XCTAssertTrue(text.stdout.contains("Audio server  not connected: "), text.stdout)
+
+        try await pipewire.start()
+        try await waitForStatus("connected again", timeout: .seconds(20)) { status in
+            guard let document = try? AudioDocument(status) else { return false }
+            return document.audioServer?.connected == true
+                && document.devices?.contains { $0.name == PipeWireServer.sinkName && $0.default } == true
+        }
+        let daemonLog = daemon?.stderr ?? ""
+        XCTAssertEqual(daemonLog.split(separator: "\n").filter { $0.contains("audio server: connected to") }.count, 2,
+                       daemonLog)
+    }
+
     /// An app names its own stream: what it puts there reaches `mprisd status` escaped and cut,
     /// and `--json` as it is (data for programs; JSON escapes it).
     func testHostileStreamNameIsEscapedInTheTextAndKeptInJSON() async throws {
