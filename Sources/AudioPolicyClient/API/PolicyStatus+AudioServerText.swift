@@ -27,8 +27,8 @@ extension PolicyStatus {
         static let role = 24
         static let device = 48
         static let description = 40
-        static let session = 32
-        static let action = 40
+        static let session = 40
+        static let action = 64
         static let port = 32
         static let ports = 120
     }
