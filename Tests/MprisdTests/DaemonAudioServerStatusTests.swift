@@ -181,10 +181,13 @@ final class DaemonAudioServerStatusTests: DaemonTestCase {
         XCTAssertTrue(text.stdout.contains("Audio server  not connected: "), text.stdout)
 
         try await pipewire.start()
+        // Only that the server and its sink are back: which sink is the default right after a
+        // restart is the route follower's business (pipewire-pulse answers `@DEFAULT_SINK@` until
+        // WirePlumber has set it, then announces the change; 2 runs in ~50 kept the placeholder).
         try await waitForStatus("connected again", timeout: .seconds(20)) { status in
             guard let document = try? AudioDocument(status) else { return false }
             return document.audioServer?.connected == true
-                && document.devices?.contains { $0.name == PipeWireServer.sinkName && $0.default } == true
+                && document.devices?.contains { $0.name == PipeWireServer.sinkName } == true
         }
         let daemonLog = daemon?.stderr ?? ""
         XCTAssertEqual(daemonLog.split(separator: "\n").filter { $0.contains("audio server: connected to") }.count, 2,
