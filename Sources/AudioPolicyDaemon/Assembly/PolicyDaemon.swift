@@ -1,5 +1,6 @@
 import AudioDevices
 import AudioPolicyClient
+import AudioServer
 import DBus
 import Foundation
 import Posix
@@ -55,6 +56,17 @@ public enum PolicyDaemon {
         let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
         let system = AudioSystem(conditions: conditions)
         let routing = SystemRouting(system: system) { log.info($0) }
+
+        // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
+        // Made before the service, whose `GetStatus` reads it; started once the name is ours.
+        let audioServer = AudioServerLink { log.info("audio server: \($0)") }
+        // What the daemon does to each stream; the stream policy's `streamReport()` goes here.
+        let streamReport: @Sendable () -> AudioServerStatus.Report = { [:] }
+        let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
+            AudioServerStatus.fill(&status, link: audioServer, report: streamReport())
+        }
+        // MARK: end of audio server (server-status)
+
         let service = PolicyService(
             connection: connection, system: system, version: options.version,
             log: { log.info($0) },
@@ -68,6 +80,9 @@ public enum PolicyDaemon {
                 }
                 do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
                 routing.routePicked(portID)
+            },
+            statusExtras: { status in
+                audioServerStatus(&status)
             })
         do {
             try service.start()
@@ -103,6 +118,12 @@ public enum PolicyDaemon {
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
         }
         defer { players.stop() }
+
+        // MARK: Audio server (server-status): connected from now on, stopped on the way out.
+        startAudioServer(audioServer, log: log)
+        defer { audioServer.stop() }
+        // MARK: end of audio server (server-status)
+
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
         // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
@@ -125,6 +146,18 @@ public enum PolicyDaemon {
             return ExitStatus.failure
         }
         return ExitStatus.success  // closing the connection releases the name
+    }
+
+    /// Starts the audio server link. The link logs by itself, once each, that there is no server,
+    /// that it connected (`audio server: connected to the audio server: NAME VERSION`) and that
+    /// the server went away — never per event or per retry. A link that cannot start leaves the
+    /// daemon running without a server, and `mprisd status` says so.
+    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog) {
+        do throws(PosixError) {
+            try link.start { _ in }
+        } catch {
+            log.warning("audio server: not followed: \(error)")
+        }
     }
 
     /// Requests `org.mprisd.AudioPolicy`; nil when it is ours, else the exit status.
