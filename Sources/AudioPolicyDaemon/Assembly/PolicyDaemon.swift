@@ -1,5 +1,6 @@
 import AudioDevices
 import AudioPolicyClient
+import AudioServer
 import DBus
 import Foundation
 import Posix
@@ -87,6 +88,20 @@ public enum PolicyDaemon {
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         defer { routes.stop() }
+
+        // MARK: Audio server routes (sinks as ports, default sink as the pick, the mic mute key)
+        let audioServer = AudioServerLink { log.info($0) }
+        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl)) {
+            log.info($0)
+        }
+        do throws(PosixError) {
+            try audioServer.start { change in serverRoutes.follow(change) }
+        } catch {
+            log.warning("audio server not followed: \(error)")
+        }
+        defer { audioServer.stop() }
+        // MARK: end of audio server routes
+
         let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
         let lock = watchLock(system: system, log: log)
