@@ -95,7 +95,7 @@ let package = Package(
                     dependencies: ["AudioPolicyClient", "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AudioPolicyDaemonTests",
-                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "PolicyTestSupport", "DBus",
+                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AudioServer", "SystemContext", "PolicyTestSupport", "DBus",
                                    "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],
