@@ -10,7 +10,7 @@ import XCTest
 final class ServerRouteFollowerTests: XCTestCase {
     private var system = AudioSystem(conditions: SystemConditions(isOutputVolumeKnown: false))
     private lazy var routing = SystemRouting(system: system) { _ in }
-    private lazy var follower = ServerRouteFollower(routing: routing, jacks: .none) { _ in }
+    private lazy var follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false) { _ in }
 
     func testASinkGoingAwayUnderAPlayingSessionIsOldDeviceUnavailable() throws {
         var server = ServerInventories()

@@ -153,6 +153,20 @@ final class ServerRoutesTests: XCTestCase {
         XCTAssertEqual(routes.update(for: nonALSA.connected()).connected, [], "a sink on no ALSA card keeps the server's availability")
     }
 
+    func testBluetoothSinksAreLeftToBlueZWhenTheDaemonFollowsIt() {
+        var server = ServerInventories()
+        server.addSink("null-sink")
+        server.addSink("bluez_output.00_11_22_33_44_55.1", properties: ["device.bus": "bluetooth"])
+        var followed = ServerRoutes(followsBluetooth: true)
+        XCTAssertEqual(followed.update(for: server.connected()).connected.map(\.id), ["pulse-sink:null-sink"])
+        let gone = followed.update(for: server.change { $0.remove(.sink, named: "bluez_output.00_11_22_33_44_55.1") })
+        XCTAssertTrue(gone.isEmpty, "BlueZ reports the headset going: \(gone)")
+
+        var alone = ServerRoutes(followsBluetooth: false)
+        server.addSink("bluez_output.00_11_22_33_44_55.1", properties: ["device.bus": "bluetooth"])
+        XCTAssertEqual(alone.update(for: server.connected()).connected.map(\.type), [.bluetoothA2DP, .lineOut])
+    }
+
     func testJackWatchFromTheControlName() {
         XCTAssertEqual(JackWatch.forControl(nil), JackWatch.none)
         XCTAssertEqual(JackWatch.forControl("hw:2"), .card(2))

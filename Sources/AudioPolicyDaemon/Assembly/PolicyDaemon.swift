@@ -91,9 +91,8 @@ public enum PolicyDaemon {
 
         // MARK: Audio server routes (sinks as ports, default sink as the pick, the mic mute key)
         let audioServer = AudioServerLink { log.info($0) }
-        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl)) {
-            log.info($0)
-        }
+        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
+                                               followsBluetooth: routes.followsBluetooth) { log.info($0) }
         do throws(PosixError) {
             try audioServer.start { change in serverRoutes.follow(change) }
         } catch {

@@ -14,10 +14,11 @@ public final class ServerRouteFollower: Sendable {
     private let log: @Sendable (String) -> Void
     private let routes: Mutex<ServerRoutes>
 
-    public init(routing: SystemRouting, jacks: JackWatch, log: @escaping @Sendable (String) -> Void) {
+    public init(routing: SystemRouting, jacks: JackWatch, followsBluetooth: Bool,
+                log: @escaping @Sendable (String) -> Void) {
         self.routing = routing
         self.log = log
-        routes = Mutex(ServerRoutes(jacks: jacks))
+        routes = Mutex(ServerRoutes(jacks: jacks, followsBluetooth: followsBluetooth))
     }
 
     /// The ports of the server reported connected now (for tests and status).

@@ -35,6 +35,9 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 /// - **ALSA jacks** (`JackWatch`): for a sink on a card whose jacks the daemon reads directly, the
 ///   server's port availability and active port are ignored — the jacks report plugging once; the
 ///   sink itself still appears and goes with its card.
+/// - **Bluetooth**: while the daemon follows BlueZ itself (`BluetoothMonitor` on the system bus),
+///   the server's Bluetooth sinks are not ports: BlueZ reports the same headset (connected,
+///   gone) under its device path, and reporting both would pause a player twice.
 /// - **Default sink → pick**: a change of the default sink while connected is the user's route
 ///   pick (pactl, GNOME, KDE), applied the way `mprisd route use` is (not persisted: the server
 ///   keeps its own default); the latest of the two acts wins. The default found at connection is
@@ -51,13 +54,16 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 public struct ServerRoutes: Sendable {
     /// The jacks the daemon reads itself.
     public let jacks: JackWatch
+    /// Whether the daemon follows BlueZ itself (then Bluetooth sinks are left to it).
+    public let followsBluetooth: Bool
     /// The ports reported connected now, by id.
     public private(set) var ports: [String: AudioPort] = [:]
     /// The microphone mute state reported last.
     public private(set) var micMuted = false
 
-    public init(jacks: JackWatch = .none) {
+    public init(jacks: JackWatch = .none, followsBluetooth: Bool = false) {
         self.jacks = jacks
+        self.followsBluetooth = followsBluetooth
     }
 
     /// What `change` means, and the state after it.
@@ -89,6 +95,7 @@ public struct ServerRoutes: Sendable {
     private func availablePorts(in inventory: AudioInventory) -> [String: AudioPort] {
         var ports: [String: AudioPort] = [:]
         for sink in inventory.devices.values where sink.id.kind == .sink && ServerSinkPort.isAvailable(sink, jacks: jacks) {
+            if followsBluetooth && ServerSinkPort.isBluetooth(sink) { continue }
             let port = ServerSinkPort.port(for: sink, jacks: jacks)
             ports[port.id] = port
         }

@@ -63,11 +63,8 @@ enum ServerSinkPort {
         let properties = sink.properties
         let activePort = jacks.covers(sink) ? "" : (sink.activePort ?? "").lowercased()
         let formFactor = (properties["device.form_factor"] ?? "").lowercased()
-        switch (properties["device.bus"] ?? "").lowercased() {
-        case "bluetooth": return isHandsFree(sink, activePort: activePort) ? .bluetoothHFP : .bluetoothA2DP
-        case "usb": return .usbAudio
-        default: break
-        }
+        if isBluetooth(sink) { return isHandsFree(sink, activePort: activePort) ? .bluetoothHFP : .bluetoothA2DP }
+        if (properties["device.bus"] ?? "").lowercased() == "usb" { return .usbAudio }
         if properties["tunnel.remote.server"] != nil || properties["raop.hostname"] != nil
             || properties["raop.ip"] != nil {
             return .network
@@ -83,6 +80,11 @@ enum ServerSinkPort {
             return .speaker
         }
         return .lineOut
+    }
+
+    /// A Bluetooth sink (BlueZ reports the same device).
+    static func isBluetooth(_ sink: AudioDevice) -> Bool {
+        (sink.properties["device.bus"] ?? "").lowercased() == "bluetooth"
     }
 
     /// A Bluetooth sink in a call profile (HSP/HFP), from either server's properties.

@@ -21,6 +21,10 @@ public struct RouteMonitoring: Sendable {
     /// of the same jacks must not be reported a second time.
     public var jackControl: String? { jacks?.control }
 
+    /// Whether Bluetooth audio devices are followed through BlueZ directly (the audio server's
+    /// Bluetooth sinks are the same devices).
+    public var followsBluetooth: Bool { bluetooth != nil }
+
     /// Starts watching `control` (or the card behind `device`) for `routing`, then applies the
     /// outputs of the configuration and the user's route pick, and follows the pick.
     public init(control: String?, device: String?, routing: SystemRouting, log: @escaping @Sendable (String) -> Void) {
