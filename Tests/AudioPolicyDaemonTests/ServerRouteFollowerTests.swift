@@ -25,6 +25,18 @@ final class ServerRouteFollowerTests: XCTestCase {
         XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:null-sink"])
     }
 
+    func testWithoutAPickTheRouteStartsOnTheDefaultSink() throws {
+        var server = ServerInventories()
+        server.addSink("hdmi-tv")
+        server.addSink("null-sink")
+        server.addSink("z-line-out")
+        server.inventory.defaultSink = "null-sink"
+        follower.follow(server.connected())
+        let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:null-sink"])
+        XCTAssertNil(system.conditions.routeOverride, "the default found at connection is not a pick")
+    }
+
     func testADefaultSinkChangeMovesSessionsWithoutAPause() throws {
         var server = ServerInventories()
         server.addSink("null-sink")
@@ -44,9 +56,10 @@ final class ServerRouteFollowerTests: XCTestCase {
         var server = ServerInventories()
         server.addSink("null-sink")
         server.addSink("hdmi")
-        server.addSink("usb-dac")
+        server.addSink("usb-dac", properties: ["device.bus": "usb"])
         follower.follow(server.connected())
         let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:usb-dac"], "private listening wins")
 
         // The session plays on usb-dac; one change takes it away and picks hdmi. The pause comes
         // from the removal, the pick moves the route after it.

@@ -36,6 +36,17 @@ final class ServerRoutesTests: XCTestCase {
         XCTAssertNil(update.micMuted)
     }
 
+    func testTheDefaultSinkConnectsLastSoThatAutomaticRoutingLandsOnIt() {
+        var server = ServerInventories()
+        server.addSink("a-sink")
+        server.addSink("m-sink")
+        server.addSink("z-sink")
+        server.inventory.defaultSink = "m-sink"
+        var routes = ServerRoutes()
+        XCTAssertEqual(routes.update(for: server.connected()).connected.map(\.id),
+                       ["pulse-sink:a-sink", "pulse-sink:z-sink", "pulse-sink:m-sink"])
+    }
+
     func testASinkAppearingConnectsAndDisappearingDisconnects() {
         var server = ServerInventories()
         server.addSink("null-sink")

@@ -41,7 +41,8 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 /// - **Default sink → pick**: a change of the default sink while connected is the user's route
 ///   pick (pactl, GNOME, KDE), applied the way `mprisd route use` is (not persisted: the server
 ///   keeps its own default); the latest of the two acts wins. The default found at connection is
-///   not a pick (nobody picked it now): routing stays automatic, or keeps the pick it had. A default
+///   not a pick (nobody picked it now): routing stays automatic (the default sink connects last of
+///   the ports read, so of equals it gets the route), or keeps the pick it had. A default
 ///   that changes because the old default sink went away is the server's fallback, not a pick:
 ///   the user's pick is remembered and applies again when its sink comes back (as both servers do).
 /// - **Microphone**: the default source, when it is not a monitor, muted → `true`; unmuted, no
@@ -75,11 +76,18 @@ public struct ServerRoutes: Sendable {
         }
         let now = availablePorts(in: change.current)
         update.disconnected = ports.keys.filter { now[$0] == nil }.sorted()
-        update.connected = now.values.filter { ports[$0.id] != $0 }.sorted { $0.id < $1.id }
+        update.connected = Self.defaultLast(now.values.filter { ports[$0.id] != $0 }, default: change.current.defaultSink)
         ports = now
         if case .updated = change.kind { update.picked = pick(from: change.previous, to: change.current) }
         update.micMuted = reportMic(Self.isMicMuted(change.current))
         return update
+    }
+
+    /// `ports` in a stable order with the default sink's last: automatic routing takes the last
+    /// connected of equals, so without a pick the route lands where the server sends audio.
+    private static func defaultLast(_ ports: [AudioPort], default sink: String?) -> [AudioPort] {
+        let defaultID = sink.map(ServerSinkPort.id(ofSink:))
+        return ports.sorted { ($0.id == defaultID ? 1 : 0, $0.id) < ($1.id == defaultID ? 1 : 0, $1.id) }
     }
 
     /// The port of the new default sink, when the default changed by a user's act.
