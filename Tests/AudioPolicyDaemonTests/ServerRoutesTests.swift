@@ -123,6 +123,18 @@ final class ServerRoutesTests: XCTestCase {
         XCTAssertTrue(fallback.isEmpty, "the default named a sink that was gone already: \(fallback)")
     }
 
+    func testAFirstDefaultAfterNoneIsTheServerSettlingNotAPick() {
+        var server = ServerInventories()
+        server.addSink("null-sink")
+        server.addSink("usb-dac")
+        server.inventory.defaultSink = nil  // pipewire-pulse before WirePlumber chose one
+        var routes = ServerRoutes()
+        _ = routes.update(for: server.connected())
+        let settled = routes.update(for: server.change { $0.inventory.defaultSink = "null-sink" })
+        XCTAssertNil(settled.picked)
+        XCTAssertEqual(routes.update(for: server.change { $0.inventory.defaultSink = "usb-dac" }).picked, "pulse-sink:usb-dac")
+    }
+
     func testSinksOfAJackWatchedCardLeavePlugStateToTheJacks() {
         func makeServer() -> ServerInventories {
             var server = ServerInventories()

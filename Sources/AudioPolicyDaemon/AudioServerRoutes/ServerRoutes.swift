@@ -93,9 +93,10 @@ public struct ServerRoutes: Sendable {
     /// The port of the new default sink, when the default changed by a user's act.
     private func pick(from previous: AudioInventory, to current: AudioInventory) -> String? {
         guard let sink = current.defaultSink, sink != previous.defaultSink else { return nil }
-        if let old = previous.defaultSink, current.device(.sink, named: old) == nil {
-            return nil  // the old default went away: the server's fallback, not the user's pick
-        }
+        // No default before: the server settling (WirePlumber chooses one after start), not a user.
+        guard let old = previous.defaultSink else { return nil }
+        // The old default went away: the server's fallback, not the user's pick.
+        guard current.device(.sink, named: old) != nil else { return nil }
         return ServerSinkPort.id(ofSink: sink)
     }
 
