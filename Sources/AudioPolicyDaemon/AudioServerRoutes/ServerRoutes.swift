@@ -14,15 +14,22 @@ public struct ServerRouteUpdate: Sendable, Hashable {
     public var picked: String?
     /// The microphone mute key's new state; nil: unchanged.
     public var micMuted: Bool?
+    /// On a connection: the default sink's port, which automatic routing should land on (the
+    /// follower applies it as the pick only where it does not; see `ServerRouteFollower`).
+    public var defaultAtConnection: String?
 
-    public init(disconnected: [String] = [], connected: [AudioPort] = [], picked: String? = nil, micMuted: Bool? = nil) {
+    public init(disconnected: [String] = [], connected: [AudioPort] = [], picked: String? = nil, micMuted: Bool? = nil,
+                defaultAtConnection: String? = nil) {
         self.disconnected = disconnected
         self.connected = connected
         self.picked = picked
         self.micMuted = micMuted
+        self.defaultAtConnection = defaultAtConnection
     }
 
-    public var isEmpty: Bool { disconnected.isEmpty && connected.isEmpty && picked == nil && micMuted == nil }
+    public var isEmpty: Bool {
+        disconnected.isEmpty && connected.isEmpty && picked == nil && micMuted == nil && defaultAtConnection == nil
+    }
 }
 
 /// The audio server's sinks as output ports, its default sink as the user's route pick and its
@@ -42,7 +49,10 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 ///   pick (pactl, GNOME, KDE), applied the way `mprisd route use` is (not persisted: the server
 ///   keeps its own default); the latest of the two acts wins. The default found at connection is
 ///   not a pick (nobody picked it now): routing stays automatic (the default sink connects last of
-///   the ports read, so of equals it gets the route), or keeps the pick it had. A default
+///   the ports read, so of equals it gets the route), or keeps the pick it had. Only where automatic
+///   routing would land elsewhere with no pick (a laptop's speakers as default, an HDMI monitor
+///   outranking them) is the default applied as the pick, so that the engine's route is where the
+///   server sends audio and unplugging the monitor pauses nothing. A default
 ///   that changes because the old default sink went away is the server's fallback, not a pick:
 ///   the user's pick is remembered and applies again when its sink comes back (as both servers do).
 /// - **Microphone**: the default source, when it is not a monitor, muted → `true`; unmuted, no
@@ -78,7 +88,11 @@ public struct ServerRoutes: Sendable {
         update.disconnected = ports.keys.filter { now[$0] == nil }.sorted()
         update.connected = Self.defaultLast(now.values.filter { ports[$0.id] != $0 }, default: change.current.defaultSink)
         ports = now
-        if case .updated = change.kind { update.picked = pick(from: change.previous, to: change.current) }
+        switch change.kind {
+        case .updated: update.picked = pick(from: change.previous, to: change.current)
+        case .connected: update.defaultAtConnection = change.current.defaultSink.map(ServerSinkPort.id(ofSink:)).flatMap { now[$0]?.id }
+        case .disconnected: break
+        }
         update.micMuted = reportMic(Self.isMicMuted(change.current))
         return update
     }
