@@ -10,14 +10,14 @@ final class DaemonServerRouteTests: DaemonTestCase {
     // MARK: A sink going away
 
     func testASinkUnloadedUnderAPlayingPlayerPausesItOnPulseAudio() async throws {
-        try await sinkUnloadedPausesThePlayer(on: try await TestAudioServer.pulseAudio())
+        try await sinkUnloadedPausesThePlayer(on: try await RouteTestServer.pulseAudio())
     }
 
     func testASinkUnloadedUnderAPlayingPlayerPausesItOnPipeWire() async throws {
-        try await sinkUnloadedPausesThePlayer(on: try await TestAudioServer.pipeWire(bus: bus))
+        try await sinkUnloadedPausesThePlayer(on: try await RouteTestServer.pipeWire(bus: bus))
     }
 
-    private func sinkUnloadedPausesThePlayer(on server: TestAudioServer) async throws {
+    private func sinkUnloadedPausesThePlayer(on server: RouteTestServer) async throws {
         defer { server.stop() }
         try await startDaemon(environment: server.variables)
         try await waitForStatus("the server's sink is an output", timeout: .seconds(15)) {
@@ -44,14 +44,14 @@ final class DaemonServerRouteTests: DaemonTestCase {
     // MARK: The default sink
 
     func testADefaultSinkChangeIsAPickThatNeverPausesOnPulseAudio() async throws {
-        try await defaultSinkChangeNeverPauses(on: try await TestAudioServer.pulseAudio())
+        try await defaultSinkChangeNeverPauses(on: try await RouteTestServer.pulseAudio())
     }
 
     func testADefaultSinkChangeIsAPickThatNeverPausesOnPipeWire() async throws {
-        try await defaultSinkChangeNeverPauses(on: try await TestAudioServer.pipeWire(bus: bus))
+        try await defaultSinkChangeNeverPauses(on: try await RouteTestServer.pipeWire(bus: bus))
     }
 
-    private func defaultSinkChangeNeverPauses(on server: TestAudioServer) async throws {
+    private func defaultSinkChangeNeverPauses(on server: RouteTestServer) async throws {
         defer { server.stop() }
         try await startDaemon(environment: server.variables)
         try await Pactl.run(["load-module", "module-null-sink", "sink_name=usb-dac"], environment: server.environment)
@@ -120,14 +120,14 @@ final class DaemonServerRouteTests: DaemonTestCase {
     // MARK: The microphone mute key
 
     func testTheMicMuteKeyInterruptsRecordingAndUnmutingDoesNotResumeOnPulseAudio() async throws {
-        try await micMuteKey(on: try await TestAudioServer.pulseAudio())
+        try await micMuteKey(on: try await RouteTestServer.pulseAudio())
     }
 
     func testTheMicMuteKeyInterruptsRecordingAndUnmutingDoesNotResumeOnPipeWire() async throws {
-        try await micMuteKey(on: try await TestAudioServer.pipeWire(bus: bus))
+        try await micMuteKey(on: try await RouteTestServer.pipeWire(bus: bus))
     }
 
-    private func micMuteKey(on server: TestAudioServer) async throws {
+    private func micMuteKey(on server: RouteTestServer) async throws {
         defer { server.stop() }
         try await Pactl.run(server.loadMicrophone("mic"), environment: server.environment)
         try await Pactl.run(["set-default-source", "mic"], environment: server.environment)
@@ -158,22 +158,23 @@ final class DaemonServerRouteTests: DaemonTestCase {
     }
 }
 
-/// PulseAudio or PipeWire for one test, as the daemon and the test's clients reach it.
-struct TestAudioServer {
+/// PulseAudio or PipeWire for one test, as the daemon and the test's clients reach it (a stand-in
+/// until TestSupport's `TestAudioServer` of the server harness is merged here).
+struct RouteTestServer {
     let variables: [String: String]
     let sinkName: String
     let isPipeWire: Bool
     let stop: @Sendable () -> Void
 
-    static func pulseAudio() async throws -> TestAudioServer {
+    static func pulseAudio() async throws -> RouteTestServer {
         let server = try await PulseServer()
-        return TestAudioServer(variables: server.variables, sinkName: PulseServer.sinkName, isPipeWire: false,
+        return RouteTestServer(variables: server.variables, sinkName: PulseServer.sinkName, isPipeWire: false,
                                stop: { server.stop() })
     }
 
-    static func pipeWire(bus: TestBus) async throws -> TestAudioServer {
+    static func pipeWire(bus: TestBus) async throws -> RouteTestServer {
         let server = try await PipeWireServer(busAddress: bus.address)
-        return TestAudioServer(variables: server.variables, sinkName: PipeWireServer.sinkName, isPipeWire: true,
+        return RouteTestServer(variables: server.variables, sinkName: PipeWireServer.sinkName, isPipeWire: true,
                                stop: { server.stop() })
     }
 
