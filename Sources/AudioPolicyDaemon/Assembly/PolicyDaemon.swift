@@ -56,6 +56,17 @@ public enum PolicyDaemon {
         let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
         let system = AudioSystem(conditions: conditions)
         let routing = SystemRouting(system: system) { log.info($0) }
+
+        // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
+        // Made before the service, whose `GetStatus` reads it; started once the name is ours.
+        let audioServer = AudioServerLink { log.info("audio server: \($0)") }
+        // What the daemon does to each stream; the stream policy's `streamReport()` goes here.
+        let streamReport: @Sendable () -> AudioServerStatus.Report = { [:] }
+        let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
+            AudioServerStatus.fill(&status, link: audioServer, report: streamReport())
+        }
+        // MARK: end of audio server (server-status)
+
         let service = PolicyService(
             connection: connection, system: system, version: options.version,
             log: { log.info($0) },
@@ -69,6 +80,9 @@ public enum PolicyDaemon {
                 }
                 do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
                 routing.routePicked(portID)
+            },
+            statusExtras: { status in
+                audioServerStatus(&status)
             })
         do {
             try service.start()
@@ -89,16 +103,10 @@ public enum PolicyDaemon {
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         defer { routes.stop() }
 
-        // MARK: Audio server routes (sinks as ports, default sink as the pick, the mic mute key)
-        let audioServer = AudioServerLink { log.info($0) }
+        // MARK: Audio server routes (server-routes): sinks as ports, the default sink as the pick, the
+        // mic mute key — fed by the link's changes once it starts (below).
         let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
                                                followsBluetooth: routes.followsBluetooth) { log.info($0) }
-        do throws(PosixError) {
-            try audioServer.start { change in serverRoutes.follow(change) }
-        } catch {
-            log.warning("audio server not followed: \(error)")
-        }
-        defer { audioServer.stop() }
         // MARK: end of audio server routes
 
         let silentWatch = followSilentMode(system: system, log: log)
@@ -117,6 +125,14 @@ public enum PolicyDaemon {
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
         }
         defer { players.stop() }
+
+        // MARK: Audio server (server-status): connected from now on, stopped on the way out.
+        startAudioServer(audioServer, log: log) { change in
+            serverRoutes.follow(change)  // server-routes
+        }
+        defer { audioServer.stop() }
+        // MARK: end of audio server (server-status)
+
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
         // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
@@ -139,6 +155,19 @@ public enum PolicyDaemon {
             return ExitStatus.failure
         }
         return ExitStatus.success  // closing the connection releases the name
+    }
+
+    /// Starts the audio server link. The link logs by itself, once each, that there is no server,
+    /// that it connected (`audio server: connected to the audio server: NAME VERSION`) and that
+    /// the server went away — never per event or per retry. A link that cannot start leaves the
+    /// daemon running without a server, and `mprisd status` says so.
+    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog,
+                                         onChange: @escaping @Sendable (InventoryChange) -> Void) {
+        do throws(PosixError) {
+            try link.start(onChange: onChange)
+        } catch {
+            log.warning("audio server: not followed: \(error)")
+        }
     }
 
     /// Requests `org.mprisd.AudioPolicy`; nil when it is ours, else the exit status.
