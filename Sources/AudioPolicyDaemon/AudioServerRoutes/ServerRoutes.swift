@@ -62,6 +62,12 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 ///   players on devices that come back); the next `.connected` is diffed against them, so only the
 ///   sinks that did not come back disconnect. A server that never comes back leaves its last ports
 ///   listed. The microphone is reported unmuted at once.
+///
+/// Known limit: the engine routes by session configuration, not by stream. A sink added at run
+/// time takes the route like a plugged jack (last connected wins) whether or not the server moves
+/// streams there (PulseAudio without module-switch-on-connect does not); a player still playing on
+/// the default is then paused when that sink goes. Matching players to their streams (issue 14's
+/// pid pairing) would let the sink a player's stream is on decide.
 public struct ServerRoutes: Sendable {
     /// The jacks the daemon reads itself.
     public let jacks: JackWatch
@@ -90,7 +96,8 @@ public struct ServerRoutes: Sendable {
         ports = now
         switch change.kind {
         case .updated: update.picked = pick(from: change.previous, to: change.current)
-        case .connected: update.defaultAtConnection = change.current.defaultSink.map(ServerSinkPort.id(ofSink:)).flatMap { now[$0]?.id }
+        case .connected:
+            update.defaultAtConnection = change.current.defaultSink.map(ServerSinkPort.id(ofSink:)).flatMap { now[$0]?.id }
         case .disconnected: break
         }
         update.micMuted = reportMic(Self.isMicMuted(change.current))
