@@ -143,6 +143,28 @@ final class DaemonAudioServerStatusTests: DaemonTestCase {
                        "one line for the connection, none per stream or per status call: \(daemonLog)")
     }
 
+    /// A recorder of the null sink's monitor (a screen recorder, a level meter) is shown as a
+    /// capture of a monitor, not as a microphone.
+    func testCaptureOfAMonitorIsShownAsSuch() async throws {
+        let pulse = try await startPulse()
+        try await startDaemon(environment: pulse.variables)
+        let recorder = try BackgroundProcess(name: "parec", "/usr/bin/parec",
+                                             ["--device=\(PulseServer.sinkName).monitor", "--raw", "--property=media.role=production"],
+                                             environment: pulse.environment(adding: environment()), onOutput: { _ in })
+        streams.append(recorder)
+        let seen = try await waitForStatus("the daemon shows parec's capture", timeout: .seconds(20)) { status in
+            ((try? AudioDocument(status))?.streams ?? []).contains { $0.pid == recorder.pid }
+        }
+        let capture = try XCTUnwrap(try AudioDocument(seen).streams?.first { $0.pid == recorder.pid })
+        XCTAssertEqual(capture.direction, "capture", seen.json)
+        XCTAssertEqual(capture.device, PulseServer.sinkName + ".monitor")
+        XCTAssertTrue(capture.monitor, seen.json)
+
+        let text = try await mprisd(["status"])
+        let row = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.contains("parec") }, text.stdout)
+        XCTAssertTrue(row.contains("capture (monitor)"), String(row))
+    }
+
     /// On a PipeWire desktop: the daemon finds pipewire-pulse's socket in `$XDG_RUNTIME_DIR` by
     /// itself (no PULSE_SERVER), shows the stream and the null sink, says so when the server dies
     /// and shows it again once it is back.
