@@ -102,6 +102,13 @@ public enum PolicyDaemon {
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         defer { routes.stop() }
+
+        // MARK: Audio server routes (server-routes): sinks as ports, the default sink as the pick, the
+        // mic mute key — fed by the link's changes once it starts (below).
+        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
+                                               followsBluetooth: routes.followsBluetooth) { log.info($0) }
+        // MARK: end of audio server routes
+
         let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
         let lock = watchLock(system: system, log: log)
@@ -120,7 +127,9 @@ public enum PolicyDaemon {
         defer { players.stop() }
 
         // MARK: Audio server (server-status): connected from now on, stopped on the way out.
-        startAudioServer(audioServer, log: log)
+        startAudioServer(audioServer, log: log) { change in
+            serverRoutes.follow(change)  // server-routes
+        }
         defer { audioServer.stop() }
         // MARK: end of audio server (server-status)
 
@@ -152,9 +161,10 @@ public enum PolicyDaemon {
     /// that it connected (`audio server: connected to the audio server: NAME VERSION`) and that
     /// the server went away — never per event or per retry. A link that cannot start leaves the
     /// daemon running without a server, and `mprisd status` says so.
-    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog) {
+    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog,
+                                         onChange: @escaping @Sendable (InventoryChange) -> Void) {
         do throws(PosixError) {
-            try link.start { _ in }
+            try link.start(onChange: onChange)
         } catch {
             log.warning("audio server: not followed: \(error)")
         }
