@@ -1,5 +1,6 @@
 import AudioDevices
 import AudioPolicyClient
+import AudioServer
 import DBus
 import Foundation
 import Posix
@@ -103,6 +104,24 @@ public enum PolicyDaemon {
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
         }
         defer { players.stop() }
+
+        // MARK: Audio-server streams (issue 14) — the link to PulseAudio / pipewire-pulse, and
+        // the policy acting on the streams of sessions registered with `manageStreams`.
+        let audioServer = AudioServerLink(log: { log.info($0) })
+        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
+        if let streams { service.follow(streams: streams) }
+        do throws(PosixError) {
+            try audioServer.start { change in streams?.inventoryChanged(change) }
+        } catch {
+            log.warning("the audio server is not followed: \(error)")
+        }
+        // The streams' changes are undone while the link is still up; then the link goes.
+        defer {
+            streams?.stop()
+            audioServer.stop()
+        }
+        // MARK: end of audio-server streams
+
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
         // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
@@ -117,6 +136,7 @@ public enum PolicyDaemon {
             // A clean stop undoes everything the daemon did to other programs, and waits until
             // the bus has taken those calls (a reply to a later call comes after them).
             players.stop()
+            streams?.stop()  // audio-server streams: every duck and mute undone, while the link is up
             system.waitForDelivery()  // the sessions' signals about it are sent before the barrier
             changes.undoAll()
             barrier(connection)
@@ -125,6 +145,17 @@ public enum PolicyDaemon {
             return ExitStatus.failure
         }
         return ExitStatus.success  // closing the connection releases the name
+    }
+
+    /// The stream policy for `link`; nil (with a warning) when its thread cannot start.
+    private static func makeStreamPolicy(link: AudioServerLink, connection: Connection, journal: ChangeJournal,
+                                         log: DaemonLog) -> StreamPolicy? {
+        do throws(PosixError) {
+            return try StreamPolicy(link: link, connection: connection, journal: journal, log: { log.info($0) })
+        } catch {
+            log.warning("audio-server streams are not managed: \(error)")
+            return nil
+        }
     }
 
     /// Requests `org.mprisd.AudioPolicy`; nil when it is ours, else the exit status.
