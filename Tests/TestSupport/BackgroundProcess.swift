@@ -60,11 +60,14 @@ public final class BackgroundProcess: Sendable {
     ///   - stdin: whether to keep a channel to its standard input open (see `send(line:)`);
     ///     otherwise it reads from /dev/null.
     ///   - onLine: gets every line of standard output, without the newline.
+    ///   - onOutput: gets standard output as it arrives, in the chunks read (for binary output
+    ///     such as `parec --raw`).
     ///   - onExit: runs once when the process ends, whoever ended it, with its status (the signal
     ///     number when killed) and what it wrote on standard error.
     public init(name: String? = nil, _ path: String, _ arguments: [String], environment: [String: String]? = nil,
                 stdin: Bool = false,
                 onLine: (@Sendable (String) -> Void)? = nil,
+                onOutput: (@Sendable (Data) -> Void)? = nil,
                 onExit: (@Sendable (Int32, String) -> Void)? = nil) throws {
         self.name = name ?? URL(fileURLWithPath: path).lastPathComponent
         let shared = Shared()
@@ -145,6 +148,11 @@ public final class BackgroundProcess: Sendable {
                 let count = read(outFD, &chunk, chunk.count)
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
+                if let onOutput {
+                    onOutput(Data(chunk[0..<count]))
+                    // A binary stream is not kept twice: whoever wants it has it.
+                    continue
+                }
                 buffer.append(contentsOf: chunk[0..<count])
                 shared.state.withLock { $0.stdout.append(contentsOf: chunk[0..<count]) }
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -260,6 +268,23 @@ public final class BackgroundProcess: Sendable {
         shared.reaped.wait()
         shared.reaped.signal()  // for anyone else waiting
         return exitStatus ?? -1
+    }
+
+    /// Ends the program the orderly way: SIGTERM to the process (a `timeout` wrapper passes it on
+    /// to its command), then waits up to `grace` for it to exit, and kills the group (`stop()`)
+    /// either way, so nothing it started stays behind. Returns its exit status, nil if it had to
+    /// be killed.
+    @discardableResult
+    public func terminate(grace: Duration = .seconds(5)) -> Int32? {
+        if isRunning { kill(pid, SIGTERM) }
+        let seconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
+        var status: Int32?
+        if shared.reaped.wait(timeout: .now() + seconds) == .success {
+            shared.reaped.signal()  // for anyone else waiting
+            status = exitStatus
+        }
+        stop()
+        return status
     }
 
     /// Kills the process group with SIGKILL and waits until the process is reaped. Idempotent.

@@ -10,14 +10,18 @@ import Synchronization
 /// directory with inotify and connects again when the socket appears (never creating that
 /// directory itself); on reconnect everything is read afresh.
 ///
-/// SKELETON: the API the daemon is written against; the implementation lands with issue 14.
+/// Connecting right when a server creates its socket can be refused (the socket file exists
+/// before the server listens): the link then tries again at the next inotify event about the
+/// socket or, if none comes, after 100 ms, 200 ms, 400 ms … 3.2 s, 5 s (seven tries), then waits
+/// for inotify alone. A new socket file starts the series again.
 public final class AudioServerLink: Sendable {
     public typealias Log = @Sendable (String) -> Void
     public typealias Completion = @Sendable (Bool) -> Void
 
     public let address: ServerAddress
     private let log: Log
-    private let state = Mutex(AudioInventory())
+    let shared = LinkShared()
+    private let running = Mutex<(loop: PulseLoop, core: LinkCore)?>(nil)
 
     public init(address: ServerAddress = .fromEnvironment(), log: @escaping Log) {
         self.address = address
@@ -26,28 +30,63 @@ public final class AudioServerLink: Sendable {
 
     /// Starts the link's thread; `onChange` runs on it after every change (keep it short: no
     /// blocking calls). Connects at once if the server is there, else when it appears.
-    public func start(onChange: @escaping @Sendable (InventoryChange) -> Void) throws(PosixError) {}
+    public func start(onChange: @escaping @Sendable (InventoryChange) -> Void) throws(PosixError) {
+        let address = self.address
+        let log = self.log
+        let shared = self.shared
+        try running.withLock { (slot: inout (loop: PulseLoop, core: LinkCore)?) throws(PosixError) in
+            guard slot == nil else { return }
+            let loop = try PulseLoop()
+            let core = LinkCore(loop: loop, address: address, log: log, shared: shared, onChange: onChange)
+            try loop.start()
+            loop.post { core.begin() }
+            slot = (loop, core)
+        }
+    }
 
     /// Disconnects and ends the thread; no `onChange` runs after it returns. Idempotent.
-    public func stop() {}
+    public func stop() {
+        guard let (loop, core) = running.withLock({ slot in
+            defer { slot = nil }
+            return slot
+        }) else { return }
+        loop.stop(last: { core.shutDown() })
+    }
+
+    deinit {
+        stop()
+    }
 
     /// The inventory now (empty, `server == nil`, while not connected).
-    public var inventory: AudioInventory { state.withLock { $0 } }
+    public var inventory: AudioInventory { shared.inventory.withLock { $0 } }
 
     /// Whether the link is connected to a server now.
     public var isConnected: Bool { inventory.server != nil }
 
     /// Why there is no server now ("no server at /run/user/1000/pulse/native"), nil when connected.
-    public var absenceReason: String? { isConnected ? nil : "not implemented yet" }
+    public var absenceReason: String? { shared.absence.withLock { $0 } }
 
     /// Sets a stream's volume (`pa_context_set_sink_input_volume` / `…_source_output_volume`);
     /// `completion` gets whether the server accepted it, on the link's thread.
     public func setVolume(_ stream: StreamID, to volume: ChannelVolume, completion: @escaping Completion = { _ in }) {
-        completion(false)
+        onLoop(else: completion) { $0.setVolume(stream, volume, completion) }
     }
 
     /// Mutes or unmutes a stream (`pa_context_set_sink_input_mute` / `…_source_output_mute`).
     public func setMute(_ stream: StreamID, _ muted: Bool, completion: @escaping Completion = { _ in }) {
-        completion(false)
+        onLoop(else: completion) { $0.setMute(stream, muted, completion) }
     }
+
+    /// Runs `work` on the link's thread while connected; otherwise `completion(false)` at once,
+    /// on the caller's thread.
+    func onLoop(else completion: @escaping Completion, _ work: @escaping @Sendable (LinkCore) -> Void) {
+        guard isConnected, let (loop, core) = running.withLock({ $0 }) else { return completion(false) }
+        loop.post { work(core) }
+    }
+}
+
+/// What the link's thread publishes for everyone else.
+final class LinkShared: Sendable {
+    let inventory = Mutex(AudioInventory())
+    let absence = Mutex<String?>("not started")
 }

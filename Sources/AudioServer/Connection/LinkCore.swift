@@ -1,0 +1,81 @@
+import CPulse
+import Posix
+
+/// The link's state on its loop's thread: the libpulse context, the inventory being kept, the
+/// socket watch and the retry timer. Reached from libpulse's callbacks through their `userdata`
+/// (this object, unretained: the link keeps it until the thread has ended).
+final class LinkCore: @unchecked Sendable {  // invariant: touched only on the loop's thread (posted closures and libpulse callbacks)
+    enum Phase {
+        /// No context: waiting for the socket (or a retry).
+        case idle
+        /// `pa_context_connect` called, not ready yet.
+        case connecting
+        /// Ready; `pending` initial lists still to complete before `.connected` is reported.
+        case listing(pending: Int)
+        case connected
+    }
+
+    let loop: PulseLoop
+    let address: ServerAddress
+    let log: AudioServerLink.Log
+    let shared: LinkShared
+    var onChange: (@Sendable (InventoryChange) -> Void)?
+
+    var context: OpaquePointer?
+    var phase = Phase.idle
+    /// The inventory as the server's events leave it (published when `.connected`).
+    var working = AudioInventory()
+    var rawStreams: [StreamID: RawStream] = [:]
+    var clients: [UInt32: [String: String]] = [:]
+    var streamsByClient: [UInt32: Set<StreamID>] = [:]
+    var operations: [ObjectIdentifier: PendingOperation] = [:]
+
+    var watch: ServerSocketWatch?
+    var retryTimer: TimeEvent?
+    var retriesDone = 0
+    /// Whether the current absence was logged (one line per absence).
+    var absenceLogged = false
+
+    /// Backoff before the next connection attempt when the socket refuses (no inotify event came).
+    static let retryDelays: [Int64] = [100, 200, 400, 800, 1600, 3200, 5000].map { $0 * 1_000_000 }
+
+    init(loop: PulseLoop, address: ServerAddress, log: @escaping AudioServerLink.Log, shared: LinkShared,
+         onChange: @escaping @Sendable (InventoryChange) -> Void) {
+        self.loop = loop
+        self.address = address
+        self.log = log
+        self.shared = shared
+        self.onChange = onChange
+    }
+
+    var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> LinkCore? {
+        userdata.map { Unmanaged<LinkCore>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    var isConnected: Bool {
+        if case .connected = phase { return true }
+        return false
+    }
+
+    /// The inventory for everyone else, and the change for `onChange`.
+    func publish(_ kind: InventoryChange.Kind, previous: AudioInventory) {
+        let current = working
+        shared.inventory.withLock { $0 = current }
+        onChange?(InventoryChange(kind: kind, previous: previous, current: current))
+    }
+
+    /// Ends everything on the thread's last round: the context, the watch, the timer; pending
+    /// operations complete with false; no `onChange` after this.
+    func shutDown() {
+        onChange = nil
+        dropContext(disconnect: true)
+        cancelRetry()
+        watch?.close(loop: loop.core)
+        watch = nil
+        working = AudioInventory()
+        shared.inventory.withLock { $0 = AudioInventory() }
+        shared.absence.withLock { $0 = "stopped" }
+    }
+}

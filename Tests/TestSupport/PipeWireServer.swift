@@ -1,0 +1,260 @@
+import Foundation
+import Synchronization
+
+/// A private, headless PipeWire + WirePlumber + pipewire-pulse whose only sink is a null sink
+/// paced in real time: the desktop's audio server as today's distributions ship it, started per test.
+///
+/// Run exactly as audio-server-notes.md describes: HOME, XDG_RUNTIME_DIR, XDG_CONFIG_HOME and
+/// XDG_STATE_HOME in a temporary directory of its own (so WirePlumber's restore-stream database
+/// starts empty for every server, and one test's volumes never leak into the next); the null sink
+/// from a `pipewire.conf.d` fragment; the test's private session bus, without which WirePlumber
+/// exits (rc 70) and streams are never linked. Two start-up races are avoided by order: WirePlumber
+/// starts only once pipewire listens, and no libpulse client (not even `pactl`) runs before
+/// pipewire-pulse listens on its own socket (a client creating `$XDG_RUNTIME_DIR/pulse` first
+/// makes pipewire-pulse fail). Ready means `pactl info` answers and the null sink is the default.
+///
+/// Every process runs under `timeout` (`lifetime`) in a process group of its own, so none outlives
+/// a test that crashed; `stop()` and deinit kill them all. `kill()` and `terminate()` end the
+/// server but keep the directories, and `start()` brings it back in them (the restart a daemon
+/// must survive).
+public final class PipeWireServer: Sendable {
+    /// The null sink's node name (also the default sink).
+    public static let sinkName = "null-sink"
+
+    /// The server's scratch directory; everything else is under it.
+    public let directory: URL
+    /// XDG_RUNTIME_DIR (and PIPEWIRE_RUNTIME_DIR): `pipewire-0` and `pulse/native` live here.
+    public let runtimeDirectory: URL
+    /// XDG_STATE_HOME: WirePlumber keeps its restore-stream database under `wireplumber/`.
+    public let stateDirectory: URL
+    /// The session bus WirePlumber uses.
+    public let busAddress: String
+    /// How long any of the three processes may live at most (the `timeout` around each).
+    public let lifetime: Duration
+
+    private let state = Mutex(Processes())
+
+    private struct Processes {
+        var pipewire: BackgroundProcess?
+        var wireplumber: BackgroundProcess?
+        var pulse: BackgroundProcess?
+        var earlierLogs = ""
+        var removed = false
+        var lastStart: Duration?
+
+        var all: [BackgroundProcess] { [pulse, wireplumber, pipewire].compactMap { $0 } }
+    }
+
+    /// Creates the directories and starts the server; returns once it is ready.
+    /// - Parameters:
+    ///   - busAddress: the test's private session bus (a `TestBus`'s address).
+    ///   - timeout: how long the start may take before it counts as failed.
+    public init(busAddress: String, lifetime: Duration = .seconds(600), timeout: Duration = .seconds(20)) async throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mprisd-pipewire-\(UUID().uuidString.prefix(8))")
+        runtimeDirectory = directory.appendingPathComponent("runtime")
+        stateDirectory = directory.appendingPathComponent("state")
+        self.busAddress = busAddress
+        self.lifetime = lifetime
+        do {
+            try writeFiles()
+            try await start(timeout: timeout)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// `$XDG_RUNTIME_DIR/pipewire-0`: PipeWire's native socket.
+    public var pipeWireSocket: String { runtimeDirectory.appendingPathComponent("pipewire-0").path }
+    /// `$XDG_RUNTIME_DIR/pulse/native`: pipewire-pulse's socket, where every libpulse client looks.
+    public var pulseSocket: String { runtimeDirectory.appendingPathComponent("pulse/native").path }
+    /// `unix:…/pulse/native`: the value of PULSE_SERVER.
+    public var serverAddress: String { "unix:" + pulseSocket }
+
+    private var home: URL { directory.appendingPathComponent("home") }
+    private var config: URL { directory.appendingPathComponent("config") }
+    private var clientConfig: URL { directory.appendingPathComponent("client.conf") }
+
+    private func writeFiles() throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true,
+                               attributes: [.posixPermissions: 0o700])
+        try fm.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        try fm.createDirectory(at: home, withIntermediateDirectories: true)
+        let fragments = config.appendingPathComponent("pipewire/pipewire.conf.d")
+        try fm.createDirectory(at: fragments, withIntermediateDirectories: true)
+        try """
+        context.objects = [
+            { factory = adapter
+              args = {
+                factory.name = support.null-audio-sink
+                node.name = "\(Self.sinkName)"
+                node.description = "Null Output"
+                media.class = Audio/Sink
+                audio.position = [ FL FR ]
+                monitor.channelmix = true
+                object.linger = true
+              }
+            }
+        ]
+
+        """.write(to: fragments.appendingPathComponent("10-null-sink.conf"), atomically: true, encoding: .utf8)
+        try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
+            .write(to: clientConfig, atomically: true, encoding: .utf8)
+    }
+
+    /// The servers' environment: the private directories, the test's bus, nothing of the machine's
+    /// audio set-up.
+    private var serverEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("PULSE_") || key.hasPrefix("PIPEWIRE_") || key.hasPrefix("WIREPLUMBER_") {
+            environment[key] = nil
+        }
+        for key in ["ALSA_CONFIG_PATH", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE"] {
+            environment[key] = nil
+        }
+        environment["HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory.path
+        environment["PIPEWIRE_RUNTIME_DIR"] = runtimeDirectory.path
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment["XDG_STATE_HOME"] = stateDirectory.path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        // No system bus: WirePlumber's Bluetooth and logind parts find nothing, as on a server.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/mprisd-no-system-bus"
+        environment["PULSE_CLIENTCONFIG"] = clientConfig.path
+        return environment
+    }
+
+    /// What a client needs on top of its environment: PULSE_SERVER, XDG_RUNTIME_DIR and
+    /// PIPEWIRE_RUNTIME_DIR (for native clients such as `pw-play`), and a client.conf that never
+    /// autospawns and keeps the cookie here.
+    public var variables: [String: String] {
+        ["PULSE_SERVER": serverAddress,
+         "PULSE_CLIENTCONFIG": clientConfig.path,
+         "XDG_RUNTIME_DIR": runtimeDirectory.path,
+         "PIPEWIRE_RUNTIME_DIR": runtimeDirectory.path]
+    }
+
+    /// `base` (the test process's environment by default) with `variables` added.
+    public func environment(adding base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        base.merging(variables) { _, new in new }
+    }
+
+    /// Whether all three processes run.
+    public var isRunning: Bool {
+        state.withLock { processes in
+            processes.pipewire != nil && processes.all.count == 3 && processes.all.allSatisfy(\.isRunning)
+        }
+    }
+
+    /// What the three wrote on standard error, this run and earlier ones.
+    public var log: String {
+        state.withLock { processes in
+            processes.earlierLogs + Self.logs(of: processes)
+        }
+    }
+
+    /// How long the last start took until the server was ready.
+    public var lastStartDuration: Duration? { state.withLock { $0.lastStart } }
+
+    private static func logs(of processes: Processes) -> String {
+        [("pipewire", processes.pipewire), ("wireplumber", processes.wireplumber), ("pipewire-pulse", processes.pulse)]
+            .compactMap { name, process in process.map { "[\(name), status \($0.exitStatus.map(String.init) ?? "running")]\n\($0.standardError)" } }
+            .joined(separator: "\n")
+    }
+
+    /// Starts the three processes in the server's directories (again, after `kill()` or
+    /// `terminate()`) and returns once the server is ready; throws with the logs if it is not
+    /// within `timeout`.
+    public func start(timeout: Duration = .seconds(20)) async throws {
+        let began = ContinuousClock.now
+        let deadline = began + timeout
+        let environment = serverEnvironment
+        try state.withLock { processes in
+            guard !processes.removed else { throw TestSupportError("PipeWireServer was stopped for good") }
+            guard processes.all.allSatisfy({ !$0.isRunning }) else { throw TestSupportError("PipeWireServer is running") }
+            processes.earlierLogs += Self.logs(of: processes)
+            processes.pipewire = nil
+            processes.wireplumber = nil
+            processes.pulse = nil
+        }
+        let pipewire = try launch("pipewire", environment)
+        state.withLock { $0.pipewire = pipewire }
+        try await wait(until: deadline, "pipewire listens on \(pipeWireSocket)") { [pipeWireSocket] in
+            UnixSocket.acceptsConnections(at: pipeWireSocket)
+        }
+        let wireplumber = try launch("wireplumber", environment)
+        state.withLock { $0.wireplumber = wireplumber }
+        let pulse = try launch("pipewire-pulse", environment)
+        state.withLock { $0.pulse = pulse }
+        try await wait(until: deadline, "pipewire-pulse listens on \(pulseSocket)") { [pulseSocket] in
+            UnixSocket.acceptsConnections(at: pulseSocket)
+        }
+        // Only now may a libpulse client connect.
+        let clientEnvironment = self.environment(adding: environment)
+        try await wait(until: deadline, "pactl info answers") {
+            (try? await Pactl.run(["info"], environment: clientEnvironment, timeout: .seconds(5))) != nil
+        }
+        try await wait(until: deadline, "WirePlumber makes \(Self.sinkName) the default sink") {
+            let sink = try? await Pactl.run(["get-default-sink"], environment: clientEnvironment, timeout: .seconds(5))
+            return sink?.trimmingCharacters(in: .whitespacesAndNewlines) == Self.sinkName
+        }
+        let took = ContinuousClock.now - began
+        state.withLock { $0.lastStart = took }
+    }
+
+    private func launch(_ program: String, _ environment: [String: String]) throws -> BackgroundProcess {
+        let seconds = max(1, Int(lifetime.components.seconds))
+        return try BackgroundProcess(name: program, "/usr/bin/timeout", ["-s", "KILL", "\(seconds)", "/usr/bin/\(program)"],
+                                     environment: environment)
+    }
+
+    /// Polls `condition` (no event announces these) until it holds; fails at once, with the logs,
+    /// when one of the started processes exited.
+    private func wait(until deadline: ContinuousClock.Instant, _ what: String,
+                      _ condition: @escaping @Sendable () async -> Bool) async throws {
+        while true {
+            let dead = state.withLock { $0.all.first { !$0.isRunning } }
+            if let dead {
+                throw TestSupportError("PipeWireServer: \(dead.name) exited (status \(dead.exitStatus ?? -1)) "
+                                       + "before \(what):\n\(log)")
+            }
+            if await condition() { return }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("PipeWireServer: not ready in time: \(what) did not happen:\n\(log)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Kills all three at once (SIGKILL), as a crash would; the directories stay (with the stale
+    /// sockets a crash leaves) for `start()`.
+    public func kill() {
+        // Each process group (timeout and its program) first, so none sees another go.
+        for process in state.withLock({ $0.all }) where process.isRunning {
+            Glibc.kill(-process.pid, SIGKILL)
+        }
+        for process in state.withLock({ $0.all }) { process.stop() }
+    }
+
+    /// Ends the server the orderly way (SIGTERM to pipewire-pulse, WirePlumber, then pipewire,
+    /// each waited for); the directories stay for `start()`.
+    public func terminate() {
+        for process in state.withLock({ $0.all }) { process.terminate() }
+    }
+
+    /// Ends the processes (SIGKILL) and removes the directories for good. Idempotent.
+    public func stop() {
+        kill()
+        let remove = state.withLock { processes in
+            defer { processes.removed = true }
+            return !processes.removed
+        }
+        if remove { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    deinit {
+        stop()
+    }
+}
