@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A program that does not speak our API (`paplay` under `mprisd run`) is ducked and interrupted
+/// through its audio-server stream: its volume falls to the duck ratio and comes back exactly,
+/// a volume the user chose while ducked stays, a call mutes it and hanging up unmutes it — on
+/// real PulseAudio, heard on the null sink's monitor.
+final class StreamDuckTests: StreamTestCase {
+    func testADuckedRunHasItsStreamLoweredAndRestoredExactly() async throws {
+        try await startPulse()
+        try await startStreamDaemon()
+        let (_, stream) = try await startMusic()
+        let user: UInt32 = 52_429  // 80 %
+        try await setVolume(stream.index, raw: user)
+        try await waitForSinkInput("the user's volume") { $0.index == stream.index && $0.volumes.allSatisfy { $0 == user } }
+        let loud = try await waitForLevel("music is heard") { $0 > 0.02 }
+
+        let ducker = try startDucker()
+        let ducked = try await waitForSinkInput("the stream ducked to 0.3 × the user's volume") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(user) }
+        }
+        XCTAssertFalse(ducked.muted)
+        try await waitForLevel("ducked music is much quieter (was \(loud))") { $0 >= 0 && $0 < loud * 0.2 }
+        await waitForDaemonLog("ducked (user had")
+
+        ducker.kill()
+        try await waitForSinkInput("the user's volume back exactly") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == user }
+        }
+        try await waitForLevel("music is as loud as before") { $0 > loud * 0.7 }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journalPath), "nothing left in the journal once undone")
+    }
+
+    func testAVolumeTheUserChoseWhileDuckedStays() async throws {
+        try await startPulse()
+        try await startStreamDaemon()
+        let (_, stream) = try await startMusic()
+        let ducker = try startDucker()
+        try await waitForSinkInput("the stream ducked") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        let chosen: UInt32 = 32_768
+        try await setVolume(stream.index, raw: chosen)
+        await waitForDaemonLog("keeps volume", "the user chose while ducked")
+        ducker.kill()
+        await waitForDaemonLog("ducker", "removed")
+        try await assertKeeps(stream.index, "the user's choice stays after the ducking") { $0.volumes.allSatisfy { $0 == chosen } }
+    }
+
+    func testACallMutesTheStreamAndHangingUpUnmutesIt() async throws {
+        try await startPulse()
+        try await startStreamDaemon()
+        let (_, stream) = try await startMusic()
+        let loud = try await waitForLevel("music is heard") { $0 > 0.02 }
+        let call = try startCall()
+        try await waitForSinkInput("the stream muted by the call") { $0.index == stream.index && $0.muted }
+        try await waitForLevel("nothing is heard during the call") { $0 >= 0 && $0 < 0.001 }
+        call.kill()
+        let back = try await waitForSinkInput("unmuted after the call") { $0.index == stream.index && !$0.muted }
+        XCTAssertEqual(back.volumes, stream.volumes, "the volume was never touched")
+        try await waitForLevel("music is heard again") { $0 > loud * 0.7 }
+    }
+
+    func testARecordingStreamIsLeftAloneDuringACall() async throws {
+        try await startPulse()
+        try await startStreamDaemon()
+        // A recorder under `mprisd run` (a session that is interrupted by the call).
+        let recorder = try run(["--category", "playback", "--name", "recorder", "--", "parec", "--device=\(PulseServer.sinkName).monitor",
+                                path("recorded.raw")], environment: pulse?.variables ?? [:])
+        try await waitForStatus("the recorder's session is active") { $0.session(named: "recorder")?.active == true }
+        let found = await eventually(timeout: .seconds(10)) {
+            let outputs = (try? await Pactl.list("source-outputs", environment: self.pulseEnvironment)) ?? []
+            return outputs.contains { (($0["properties"] as? [String: Any])?["application.name"] as? String) == "parec" }
+        }
+        XCTAssertTrue(found, "parec records")
+        _ = try startCall()
+        try await waitForStatus("the recorder is interrupted") { $0.session(named: "recorder")?.interrupted == true }
+        let outputs = try await Pactl.list("source-outputs", environment: pulseEnvironment)
+        let parec = outputs.first { (($0["properties"] as? [String: Any])?["application.name"] as? String) == "parec" }
+        XCTAssertEqual(parec?["mute"] as? Bool, false, "a capture stream is never muted")
+        XCTAssertFalse(daemon?.stderr.contains("muted") ?? true, daemon?.stderr ?? "")
+        XCTAssertTrue(recorder.isRunning)
+    }
+
+    var journalPath: String { userDirectories["XDG_STATE_HOME", default: ""] + "/mprisd/journal" }
+}
