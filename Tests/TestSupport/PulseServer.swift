@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private, user-space PulseAudio whose only sink is a null sink paced in real time by the
 /// server's clock: a sound card for machines without one. Clients reach it through the ALSA device
@@ -16,41 +17,71 @@ public final class PulseServer: Sendable {
     public static let sinkName = "mprisd_null"
 
     public let directory: URL
-    /// The native-protocol socket.
+    /// XDG_RUNTIME_DIR of the server and its clients.
+    public let runtimeDirectory: URL
+    /// The native-protocol socket: `directory/native`, or `$XDG_RUNTIME_DIR/pulse/native` (where
+    /// every libpulse client looks by default) when started with `socketInRuntimeDirectory`.
     public let socketPath: String
-    private let process: BackgroundProcess
+    /// Whether module-stream-restore runs (volume, mute and device remembered per stream, keyed
+    /// by media.role first), as on a desktop's PulseAudio; its database is kept across `start()`.
+    public let restoresStreams: Bool
+    /// How long the server may live at most (the `timeout` around it).
+    public let lifetime: Duration
+    private let arguments: [String]
+    private let serverEnvironment: [String: String]
+    private let state = Mutex(Run())
+
+    private struct Run {
+        var process: BackgroundProcess?
+        var earlierLogs = ""
+        var removed = false
+    }
 
     /// `unix:/…/native`: the value of PULSE_SERVER.
     public var serverAddress: String { "unix:" + socketPath }
 
     /// Starts the server and returns once its socket is listening.
-    public init(sampleRate: Int = 48_000, timeout: Duration = .seconds(10)) async throws {
+    /// - Parameters:
+    ///   - restoreStreams: load module-stream-restore (see `restoresStreams`).
+    ///   - socketInRuntimeDirectory: listen on `$XDG_RUNTIME_DIR/pulse/native`, the place a client
+    ///     without PULSE_SERVER finds (see `socketPath`); the server creates that directory itself.
+    ///   - lifetime: the server is killed after this long whatever happens to the test.
+    public init(sampleRate: Int = 48_000, restoreStreams: Bool = false, socketInRuntimeDirectory: Bool = false,
+                lifetime: Duration = .seconds(600), timeout: Duration = .seconds(10)) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pulse-\(UUID().uuidString.prefix(8))")
         let home = directory.appendingPathComponent("home")
-        let runtime = directory.appendingPathComponent("runtime")
+        runtimeDirectory = directory.appendingPathComponent("runtime")
+        restoresStreams = restoreStreams
+        self.lifetime = lifetime
         let fm = FileManager.default
         try fm.createDirectory(at: home, withIntermediateDirectories: true)
-        try fm.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        socketPath = directory.appendingPathComponent("native").path
+        try fm.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // PULSE_RUNTIME_PATH is $XDG_RUNTIME_DIR/pulse: the module's default socket is `native` there.
+        socketPath = socketInRuntimeDirectory
+            ? runtimeDirectory.appendingPathComponent("pulse/native").path
+            : directory.appendingPathComponent("native").path
+        let socketArgument = socketInRuntimeDirectory ? "" : " socket=\(socketPath)"
+        let restore = restoreStreams ? "load-module module-stream-restore\n" : ""
         let config = directory.appendingPathComponent("server.pa")
         try """
-        load-module module-null-sink sink_name=\(Self.sinkName) rate=\(sampleRate)
+        \(restore)load-module module-null-sink sink_name=\(Self.sinkName) rate=\(sampleRate)
         suspend-sink \(Self.sinkName) 1
         load-module module-null-source source_name=mprisd_silence rate=\(sampleRate)
         load-module module-loopback source=mprisd_silence sink=\(Self.sinkName) latency_msec=40 source_dont_move=true sink_dont_move=true
         suspend-sink \(Self.sinkName) 0
         set-default-sink \(Self.sinkName)
-        load-module module-native-protocol-unix socket=\(socketPath) auth-anonymous=1
+        load-module module-native-protocol-unix\(socketArgument) auth-anonymous=1
 
         """.write(to: config, atomically: true, encoding: .utf8)
-        try "autospawn = no\n".write(to: directory.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
+        try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
+            .write(to: directory.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
 
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
-        environment["PULSE_RUNTIME_PATH"] = runtime.appendingPathComponent("pulse").path
+        environment["PULSE_RUNTIME_PATH"] = runtimeDirectory.appendingPathComponent("pulse").path
         environment["PULSE_STATE_PATH"] = home.appendingPathComponent("state").path
         // No bus for the server: it must not register on the test's (or the machine's) session bus.
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/mprisd-no-session-bus"
@@ -58,31 +89,47 @@ public final class PulseServer: Sendable {
         for key in ["PULSE_SERVER", "PULSE_SINK", "PULSE_LATENCY_MSEC", "DISPLAY", "WAYLAND_DISPLAY"] {
             environment[key] = nil
         }
+        serverEnvironment = environment
+        arguments = ["-s", "KILL", "\(max(1, lifetime.components.seconds))", Self.executable,
+                     "-n", "-F", config.path, "--daemonize=no", "--exit-idle-time=-1",
+                     "--use-pid-file=no", "--system=no", "--disallow-exit",
+                     "--log-target=stderr", "--log-level=warning"]
         do {
-            process = try BackgroundProcess(name: "pulseaudio", Self.executable,
-                                            ["-n", "-F", config.path, "--daemonize=no", "--exit-idle-time=-1",
-                                             "--use-pid-file=no", "--system=no", "--disallow-exit",
-                                             "--log-target=stderr", "--log-level=warning"],
-                                            environment: environment)
+            try await start(timeout: timeout)
         } catch {
-            try? fm.removeItem(at: directory)
+            stop()
             throw error
         }
-        // The socket is the last thing the configuration creates; no event announces it.
+    }
+
+    /// Starts the server (again, after `kill()` or `terminate()`) with the same configuration,
+    /// directories and stream-restore database; returns once it accepts connections on its socket.
+    public func start(timeout: Duration = .seconds(10)) async throws {
+        let process = try state.withLock { run -> BackgroundProcess in
+            guard !run.removed else { throw TestSupportError("PulseServer was stopped for good") }
+            guard run.process?.isRunning != true else { throw TestSupportError("PulseServer is running") }
+            run.earlierLogs += run.process?.standardError ?? ""
+            let process = try BackgroundProcess(name: "pulseaudio", "/usr/bin/timeout", arguments,
+                                                environment: serverEnvironment)
+            run.process = process
+            return process
+        }
+        // The socket is the last thing the configuration creates; no event announces it. A
+        // connection, not the file: a killed server leaves its socket file behind.
         let socket = socketPath
-        let process = self.process
         let ready = await eventually(timeout: timeout) {
-            !process.isRunning || fm.fileExists(atPath: socket)
+            !process.isRunning || UnixSocket.acceptsConnections(at: socket)
         }
         guard process.isRunning, ready else {
             let reason = process.isRunning ? "no socket within \(timeout)" : "exited with status \(process.exitStatus ?? -1)"
-            stop()
+            process.stop()
             throw TestSupportError("pulseaudio \(reason): \(process.standardError)")
         }
     }
 
     /// What a client needs on top of its environment: PULSE_SERVER, and a client.conf that never
-    /// autospawns a server of its own.
+    /// autospawns a server of its own (and keeps the cookie here). XDG_RUNTIME_DIR is left alone
+    /// (the player tests keep their own); `TestAudioServer.environment` adds it.
     public var variables: [String: String] {
         ["PULSE_SERVER": serverAddress,
          "PULSE_CLIENTCONFIG": directory.appendingPathComponent("client.conf").path]
@@ -94,15 +141,31 @@ public final class PulseServer: Sendable {
         base.merging(variables) { _, new in new }
     }
 
-    public var pid: Int32 { process.pid }
-    public var isRunning: Bool { process.isRunning }
-    /// The server's log (warnings and errors).
-    public var log: String { process.standardError }
+    /// The process id of the `timeout` wrapping the server (its process group).
+    public var pid: Int32 { state.withLock { $0.process?.pid ?? -1 } }
+    public var isRunning: Bool { state.withLock { $0.process?.isRunning ?? false } }
+    /// The server's log (warnings and errors), of this run and earlier ones.
+    public var log: String { state.withLock { $0.earlierLogs + ($0.process?.standardError ?? "") } }
 
-    /// Kills the server (SIGKILL), waits for it and removes its directory. Idempotent.
+    /// Kills the server (SIGKILL), as a crash would; its directories, stale socket file and
+    /// stream-restore database stay for `start()`.
+    public func kill() {
+        state.withLock { $0.process }?.stop()
+    }
+
+    /// Ends the server the orderly way (SIGTERM, waited for); the directories stay for `start()`.
+    public func terminate() {
+        state.withLock { $0.process }?.terminate()
+    }
+
+    /// Kills the server (SIGKILL), waits for it and removes its directory for good. Idempotent.
     public func stop() {
-        process.stop()
-        try? FileManager.default.removeItem(at: directory)
+        kill()
+        let remove = state.withLock { run in
+            defer { run.removed = true }
+            return !run.removed
+        }
+        if remove { try? FileManager.default.removeItem(at: directory) }
     }
 
     deinit {
