@@ -9,10 +9,16 @@ extension PolicyStatus {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         // Encoding these plain fields fails only for a non-finite volume, which has no JSON form:
-        // it is then reported as unknown rather than dropping the whole document.
+        // the output volume is then reported as unknown and a stream's as 0, rather than dropping
+        // the whole document.
         if let data = try? encoder.encode(self) { return String(decoding: data, as: UTF8.self) }
         var known = self
-        known.outputVolume = nil
+        known.outputVolume = known.outputVolume.flatMap { $0.isFinite ? $0 : nil }
+        known.streams = known.streams?.map { stream in
+            var stream = stream
+            if !stream.volume.isFinite { stream.volume = 0 }
+            return stream
+        }
         return (try? encoder.encode(known)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 

@@ -18,6 +18,9 @@ import Posix
 ///   org.mpris.MediaPlayer2.mpv  Paused  paused-by-policy
 /// ```
 ///
+/// A daemon that follows an audio server adds an `Audio server` line to the header and the
+/// `Streams` and `Devices` tables after the players (PolicyStatus+AudioServerText.swift).
+///
 /// Empty lists say `none`; the text ends in a newline. Colour (ANSI) only when asked (the caller
 /// decides: standard output is a terminal and `NO_COLOR` is not set, say): green for what plays,
 /// yellow for what the policy holds back (interrupted, ducked, paused by policy) and for silent
@@ -32,6 +35,7 @@ extension PolicyStatus {
         lines.append("")
         lines += section("Players", columns: ["BUS NAME", "STATUS", "FLAGS"],
                          rows: players.map(\.row), colour: colour)
+        lines += audioServerSections(colour: colour)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -44,7 +48,7 @@ extension PolicyStatus {
             [TextTable.Cell("Volume"), TextTable.Cell(Self.percent(outputVolume))],
             [TextTable.Cell("Route"), TextTable.Cell(routeText)],
             [TextTable.Cell("Available"), TextTable.Cell(availableText)],
-        ]
+        ] + audioServerRows
     }
 
     /// `0.8` → `80%`; unknown (nil, not a number) → `unknown`.
@@ -72,7 +76,7 @@ extension PolicyStatus {
 
     // MARK: Tables
 
-    private func section(_ title: String, columns: [String], rows: [[TextTable.Cell]], colour: Bool) -> [String] {
+    func section(_ title: String, columns: [String], rows: [[TextTable.Cell]], colour: Bool) -> [String] {
         guard !rows.isEmpty else { return ["\(title)  none"] }
         let heading = TextTable.paint(TextTable.Cell(title, .bold), colour: colour)
         let table = TextTable(rows: [columns.map { TextTable.Cell($0, .bold) }] + rows, indent: 2)

@@ -93,14 +93,26 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
     public var route: Route
     public var sessions: [Session]
     public var players: [Player]
+    /// The audio server the daemon follows, connected or not (PolicyStatus+AudioServer.swift);
+    /// nil from a daemon that follows none (older than issue 14), which also leaves out `streams`
+    /// and `devices`: optional, so that a document without them still reads.
+    public var audioServer: AudioServer?
+    /// Every app's stream the server has now (empty while not connected).
+    public var streams: [Stream]?
+    /// Every sink and source the server has now (empty while not connected).
+    public var devices: [Device]?
 
     public init(silentMode: Bool = false, locked: Bool = false, outputVolume: Double? = nil,
-                route: Route = Route(), sessions: [Session] = [], players: [Player] = []) {
+                route: Route = Route(), sessions: [Session] = [], players: [Player] = [],
+                audioServer: AudioServer? = nil, streams: [Stream]? = nil, devices: [Device]? = nil) {
         self.silentMode = silentMode
         self.locked = locked
         self.outputVolume = outputVolume
         self.route = route
         self.sessions = sessions
         self.players = players
+        self.audioServer = audioServer
+        self.streams = streams
+        self.devices = devices
     }
 }

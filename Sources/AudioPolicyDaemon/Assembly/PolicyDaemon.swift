@@ -56,6 +56,17 @@ public enum PolicyDaemon {
         let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
         let system = AudioSystem(conditions: conditions)
         let routing = SystemRouting(system: system) { log.info($0) }
+
+        // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
+        // Made before the service, whose `GetStatus` reads it; started once the name is ours.
+        let audioServer = AudioServerLink { log.info("audio server: \($0)") }
+        // What the daemon does to each stream; the stream policy's `streamReport()` goes here.
+        let streamReport: @Sendable () -> AudioServerStatus.Report = { [:] }
+        let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
+            AudioServerStatus.fill(&status, link: audioServer, report: streamReport())
+        }
+        // MARK: end of audio server (server-status)
+
         let service = PolicyService(
             connection: connection, system: system, version: options.version,
             log: { log.info($0) },
@@ -69,6 +80,9 @@ public enum PolicyDaemon {
                 }
                 do { try RoutePick.write(portID) } catch { log.warning("route pick not saved: \(error)") }
                 routing.routePicked(portID)
+            },
+            statusExtras: { status in
+                audioServerStatus(&status)
             })
         do {
             try service.start()
@@ -105,16 +119,11 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
-        // MARK: Audio-server streams (issue 14) — the link to PulseAudio / pipewire-pulse, and
-        // the policy acting on the streams of sessions registered with `manageStreams`.
-        let audioServer = AudioServerLink(log: { log.info($0) })
+        // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
+        // registered with `manageStreams`, fed by the one link made above.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
         if let streams { service.follow(streams: streams) }
-        do throws(PosixError) {
-            try audioServer.start { change in streams?.inventoryChanged(change) }
-        } catch {
-            log.warning("the audio server is not followed: \(error)")
-        }
+        startAudioServer(audioServer, log: log) { change in streams?.inventoryChanged(change) }
         // The streams' changes are undone while the link is still up; then the link goes.
         defer {
             streams?.stop()
@@ -155,6 +164,19 @@ public enum PolicyDaemon {
         } catch {
             log.warning("audio-server streams are not managed: \(error)")
             return nil
+        }
+    }
+
+    /// Starts the audio server link, whose changes go to `follow`. The link logs by itself, once
+    /// each, that there is no server, that it connected (`audio server: connected to the audio
+    /// server: NAME VERSION`) and that the server went away — never per event or per retry. A link
+    /// that cannot start leaves the daemon running without a server, and `mprisd status` says so.
+    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog,
+                                         follow: @escaping @Sendable (InventoryChange) -> Void) {
+        do throws(PosixError) {
+            try link.start(onChange: follow)
+        } catch {
+            log.warning("audio server: not followed: \(error)")
         }
     }
 
