@@ -179,7 +179,8 @@ class DaemonTestCase: PlayerTestCase {
 
     /// Starts mpv playing a looping tone (or paused on it) and returns once the daemon tracks it
     /// with that status.
-    func startMPV(paused: Bool = false) async throws -> MPVPlayer {
+    func startMPV(paused: Bool = false, output: [String] = ["--ao=null"],
+                  environment: [String: String] = [:]) async throws -> MPVPlayer {
         try XCTSkipUnless(MPVPlayer.isAvailable, "mpv and mpv-mpris are not installed")
         let file: String
         if let tone {
@@ -189,7 +190,7 @@ class DaemonTestCase: PlayerTestCase {
             try WAVFile.writeCountingTone(seconds: 1, to: file)
             tone = file
         }
-        let mpv = try await MPVPlayer.start(bus: bus, file: file, paused: paused)
+        let mpv = try await MPVPlayer.start(bus: bus, file: file, paused: paused, output: output, environment: environment)
         mpvs.append(mpv)
         let expected = paused ? "Paused" : "Playing"
         try await waitForStatus("the daemon tracks \(mpv.busName) \(expected)") { status in

@@ -37,15 +37,17 @@ public final class MPVPlayer: Sendable {
     }
 
     /// Starts mpv on `bus` playing `file` in a loop (or paused on it), and returns once its MPRIS
-    /// name is on the bus.
-    public static func start(bus: TestBus, file: String, paused: Bool = false,
-                      timeout: Duration = .seconds(10)) async throws -> MPVPlayer {
-        var arguments = ["--no-config", "--idle=yes", "--ao=null", "--vo=null", "--no-terminal",
+    /// name is on the bus. `output` replaces `--ao=null` (`["--ao=pulse", "--audio-device=pulse/SINK"]`
+    /// to play through an audio server named in `environment`).
+    public static func start(bus: TestBus, file: String, paused: Bool = false, output: [String] = ["--ao=null"],
+                             environment: [String: String] = [:], timeout: Duration = .seconds(10)) async throws -> MPVPlayer {
+        var arguments = ["--no-config", "--idle=yes"] + output + ["--vo=null", "--no-terminal",
                          "--script=\(script)", "--loop-file=inf"]
         if paused { arguments.append("--pause") }
         arguments.append(file)
         let process = try BackgroundProcess(name: "mpv", executable, arguments,
-                                            environment: TestBus.environment(session: bus, system: nil))
+                                            environment: TestBus.environment(session: bus, system: nil)
+                                                .merging(environment) { _, new in new })
         do {
             let control = try Connection(address: bus.address)
             let pid = process.pid

@@ -102,6 +102,12 @@ public enum PolicyDaemon {
 
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         defer { routes.stop() }
+
+        // MARK: Audio server routes (sinks as ports, default sink as the pick, the mic mute key)
+        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
+                                               followsBluetooth: routes.followsBluetooth) { log.info($0) }
+        // MARK: end of audio server routes
+
         let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
         let lock = watchLock(system: system, log: log)
@@ -123,7 +129,10 @@ public enum PolicyDaemon {
         // registered with `manageStreams`, fed by the one link made above.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
         if let streams { service.follow(streams: streams) }
-        startAudioServer(audioServer, log: log) { change in streams?.inventoryChanged(change) }
+        startAudioServer(audioServer, log: log) { change in
+            serverRoutes.follow(change)
+            streams?.inventoryChanged(change)
+        }
         // The streams' changes are undone while the link is still up; then the link goes.
         defer {
             streams?.stop()

@@ -17,6 +17,14 @@ public struct RouteMonitoring: Sendable {
 
     private(set) var pickWatcher: StateFileWatcher?
 
+    /// The control device whose jacks are read directly (nil: none is): the audio server's view
+    /// of the same jacks must not be reported a second time.
+    public var jackControl: String? { jacks?.control }
+
+    /// Whether Bluetooth audio devices are followed through BlueZ directly (the audio server's
+    /// Bluetooth sinks are the same devices).
+    public var followsBluetooth: Bool { bluetooth != nil }
+
     /// Starts watching `control` (or the card behind `device`) for `routing`, then applies the
     /// outputs of the configuration and the user's route pick, and follows the pick.
     public init(control: String?, device: String?, routing: SystemRouting, log: @escaping @Sendable (String) -> Void) {

@@ -1,0 +1,55 @@
+import AudioServer
+import SessionCore
+import Synchronization
+import SystemContext
+
+/// Applies `ServerRoutes` to the daemon's `SystemRouting` and `AudioSystem`: each
+/// `InventoryChange` of the `AudioServerLink` becomes port disconnections, connections, a route
+/// pick and the microphone mute, in that order (see `ServerRouteUpdate`).
+///
+/// Called on the link's thread; the lock keeps one change's calls together even if a second
+/// caller appeared, so the engine sees changes in the server's order.
+public final class ServerRouteFollower: Sendable {
+    private let routing: SystemRouting
+    private let log: @Sendable (String) -> Void
+    private let routes: Mutex<ServerRoutes>
+
+    public init(routing: SystemRouting, jacks: JackWatch, followsBluetooth: Bool,
+                log: @escaping @Sendable (String) -> Void) {
+        self.routing = routing
+        self.log = log
+        routes = Mutex(ServerRoutes(jacks: jacks, followsBluetooth: followsBluetooth))
+    }
+
+    /// The ports of the server reported connected now (for tests and status).
+    public var ports: [AudioPort] {
+        routes.withLock { $0.ports.values.sorted { $0.id < $1.id } }
+    }
+
+    /// Follows one change of the server's inventory.
+    public func follow(_ change: InventoryChange) {
+        routes.withLock { routes in
+            let update = routes.update(for: change)
+            apply(update)
+        }
+    }
+
+    private func apply(_ update: ServerRouteUpdate) {
+        if !update.disconnected.isEmpty {
+            log("audio server: gone \(update.disconnected.joined(separator: ", "))")
+            routing.portsDisconnected(update.disconnected)
+        }
+        if !update.connected.isEmpty {
+            log("audio server: output \(update.connected.map { "\($0.id) (\($0.type))" }.joined(separator: ", "))")
+            routing.portsConnected(update.connected)
+        }
+        if let picked = update.picked {
+            log("audio server: default output \(picked) (the user's pick)")
+            routing.routePicked(picked)
+        }
+        if let muted = update.micMuted {
+            log("audio server: microphone \(muted ? "muted" : "unmuted")")
+            routing.system.setBuiltInMicMuted(muted)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import AudioServer
+import SessionCore
+
+/// What one `InventoryChange` means for the engine's routes and the microphone mute, in the
+/// order it is applied: removals first (sessions on them get *oldDeviceUnavailable* and pause),
+/// then new ports (*newDeviceAvailable*, never a pause), then the user's pick (*override*, never
+/// a pause), then the microphone.
+public struct ServerRouteUpdate: Sendable, Hashable {
+    /// Port ids that went away.
+    public var disconnected: [String] = []
+    /// Ports that appeared, or came back (available again, or with a new name or type).
+    public var connected: [AudioPort] = []
+    /// The port the user picked by changing the server's default sink; nil: no pick in this change.
+    public var picked: String?
+    /// The microphone mute key's new state; nil: unchanged.
+    public var micMuted: Bool?
+
+    public init(disconnected: [String] = [], connected: [AudioPort] = [], picked: String? = nil, micMuted: Bool? = nil) {
+        self.disconnected = disconnected
+        self.connected = connected
+        self.picked = picked
+        self.micMuted = micMuted
+    }
+
+    public var isEmpty: Bool { disconnected.isEmpty && connected.isEmpty && picked == nil && micMuted == nil }
+}
+
+/// The audio server's sinks as output ports, its default sink as the user's route pick and its
+/// default source's mute as the microphone mute key — derived from `InventoryChange`s, with no I/O
+/// (`ServerRouteFollower` applies the result). The rules:
+///
+/// - **Ports**: each available sink is an output port (`ServerSinkPort`); the diff against the
+///   ports reported before gives what connects and disconnects. A sink whose active port becomes
+///   unavailable disconnects, available again connects.
+/// - **ALSA jacks** (`JackWatch`): for a sink on a card whose jacks the daemon reads directly, the
+///   server's port availability and active port are ignored — the jacks report plugging once; the
+///   sink itself still appears and goes with its card.
+/// - **Bluetooth**: while the daemon follows BlueZ itself (`BluetoothMonitor` on the system bus),
+///   the server's Bluetooth sinks are not ports: BlueZ reports the same headset (connected,
+///   gone) under its device path, and reporting both would pause a player twice.
+/// - **Default sink → pick**: a change of the default sink while connected is the user's route
+///   pick (pactl, GNOME, KDE), applied the way `mprisd route use` is (not persisted: the server
+///   keeps its own default); the latest of the two acts wins. The default found at connection is
+///   not a pick (nobody picked it now): routing stays automatic, or keeps the pick it had. A default
+///   that changes because the old default sink went away is the server's fallback, not a pick:
+///   the user's pick is remembered and applies again when its sink comes back (as both servers do).
+/// - **Microphone**: the default source, when it is not a monitor, muted → `true`; unmuted, no
+///   default source, a monitor as default, or no server → `false` (unknown counts as unmuted: a
+///   recording session is never held by a key nobody can see).
+/// - **Server restart**: `.disconnected` keeps the ports (a restarting server must not pause
+///   players on devices that come back); the next `.connected` is diffed against them, so only the
+///   sinks that did not come back disconnect. A server that never comes back leaves its last ports
+///   listed. The microphone is reported unmuted at once.
+public struct ServerRoutes: Sendable {
+    /// The jacks the daemon reads itself.
+    public let jacks: JackWatch
+    /// Whether the daemon follows BlueZ itself (then Bluetooth sinks are left to it).
+    public let followsBluetooth: Bool
+    /// The ports reported connected now, by id.
+    public private(set) var ports: [String: AudioPort] = [:]
+    /// The microphone mute state reported last.
+    public private(set) var micMuted = false
+
+    public init(jacks: JackWatch = .none, followsBluetooth: Bool = false) {
+        self.jacks = jacks
+        self.followsBluetooth = followsBluetooth
+    }
+
+    /// What `change` means, and the state after it.
+    public mutating func update(for change: InventoryChange) -> ServerRouteUpdate {
+        var update = ServerRouteUpdate()
+        if case .disconnected = change.kind {
+            update.micMuted = reportMic(false)
+            return update
+        }
+        let now = availablePorts(in: change.current)
+        update.disconnected = ports.keys.filter { now[$0] == nil }.sorted()
+        update.connected = now.values.filter { ports[$0.id] != $0 }.sorted { $0.id < $1.id }
+        ports = now
+        if case .updated = change.kind { update.picked = pick(from: change.previous, to: change.current) }
+        update.micMuted = reportMic(Self.isMicMuted(change.current))
+        return update
+    }
+
+    /// The port of the new default sink, when the default changed by a user's act.
+    private func pick(from previous: AudioInventory, to current: AudioInventory) -> String? {
+        guard let sink = current.defaultSink, sink != previous.defaultSink else { return nil }
+        if let old = previous.defaultSink, current.device(.sink, named: old) == nil {
+            return nil  // the old default went away: the server's fallback, not the user's pick
+        }
+        return ServerSinkPort.id(ofSink: sink)
+    }
+
+    /// The ports of the sinks available in `inventory`, by id.
+    private func availablePorts(in inventory: AudioInventory) -> [String: AudioPort] {
+        var ports: [String: AudioPort] = [:]
+        for sink in inventory.devices.values where sink.id.kind == .sink && ServerSinkPort.isAvailable(sink, jacks: jacks) {
+            if followsBluetooth && ServerSinkPort.isBluetooth(sink) { continue }
+            let port = ServerSinkPort.port(for: sink, jacks: jacks)
+            ports[port.id] = port
+        }
+        return ports
+    }
+
+    /// Whether the default source is a microphone and muted.
+    static func isMicMuted(_ inventory: AudioInventory) -> Bool {
+        guard let name = inventory.defaultSource, let source = inventory.device(.source, named: name),
+              !source.isMonitor else { return false }
+        return source.isMuted
+    }
+
+    /// `muted` if it differs from what was reported last, else nil.
+    private mutating func reportMic(_ muted: Bool) -> Bool? {
+        guard muted != micMuted else { return nil }
+        micMuted = muted
+        return muted
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Routes and the microphone mute key from a real audio server, through the real daemon: a sink
+/// unloaded under a playing mpv pauses it, a default-sink change never does, the default source's
+/// mute interrupts a recording session and unmuting does not reactivate it. Each test runs against
+/// PulseAudio 16 and against PipeWire + WirePlumber + pipewire-pulse.
+final class DaemonServerRouteTests: DaemonTestCase {
+    // MARK: A sink going away
+
+    func testASinkUnloadedUnderAPlayingPlayerPausesItOnPulseAudio() async throws {
+        try await sinkUnloadedPausesThePlayer(on: try await TestAudioServer.pulseAudio())
+    }
+
+    func testASinkUnloadedUnderAPlayingPlayerPausesItOnPipeWire() async throws {
+        try await sinkUnloadedPausesThePlayer(on: try await TestAudioServer.pipeWire(bus: bus))
+    }
+
+    private func sinkUnloadedPausesThePlayer(on server: TestAudioServer) async throws {
+        defer { server.stop() }
+        try await startDaemon(environment: server.variables)
+        try await waitForStatus("the server's sink is an output", timeout: .seconds(15)) {
+            $0.route.available.map(\.id).contains("pulse-sink:\(server.sinkName)")
+        }
+        let module = try await Pactl.run(["load-module", "module-null-sink", "sink_name=usb-dac"],
+                                         environment: server.environment).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await waitForStatus("the USB DAC is the route") { $0.route.outputs.map(\.id) == ["pulse-sink:usb-dac"] }
+
+        let mpv = try await startMPV(output: ["--ao=pulse", "--audio-device=pulse/usb-dac"], environment: server.variables)
+        try await waitUntil("mpv plays on usb-dac", timeout: .seconds(10)) {
+            try await server.playbackSinks(of: "mpv").contains("usb-dac")
+        }
+        try await assertStays(mpv, "Playing", for: .milliseconds(300))
+        try await Pactl.run(["unload-module", module], environment: server.environment)
+        let paused = await mpv.waitForStatus("Paused", timeout: .seconds(10))
+        XCTAssertTrue(paused, "the sink going away pauses mpv: \(daemon?.stderr ?? "")")
+        try await waitForStatus("the server's own sink is the route") {
+            $0.route.outputs.map(\.id) == ["pulse-sink:\(server.sinkName)"]
+        }
+        XCTAssertTrue(daemon?.stderr.contains("went away") ?? false, daemon?.stderr ?? "")
+    }
+
+    // MARK: The default sink
+
+    func testADefaultSinkChangeIsAPickThatNeverPausesOnPulseAudio() async throws {
+        try await defaultSinkChangeNeverPauses(on: try await TestAudioServer.pulseAudio())
+    }
+
+    func testADefaultSinkChangeIsAPickThatNeverPausesOnPipeWire() async throws {
+        try await defaultSinkChangeNeverPauses(on: try await TestAudioServer.pipeWire(bus: bus))
+    }
+
+    private func defaultSinkChangeNeverPauses(on server: TestAudioServer) async throws {
+        defer { server.stop() }
+        try await startDaemon(environment: server.variables)
+        try await Pactl.run(["load-module", "module-null-sink", "sink_name=usb-dac"], environment: server.environment)
+        try await waitForStatus("the USB DAC is an output", timeout: .seconds(15)) {
+            $0.route.available.map(\.id).contains("pulse-sink:usb-dac")
+        }
+        let mpv = try await startMPV(output: ["--ao=pulse"], environment: server.variables)
+        try await waitUntil("mpv plays through the server", timeout: .seconds(10)) {
+            try await !server.playbackSinks(of: "mpv").isEmpty
+        }
+
+        for sink in ["usb-dac", server.sinkName, "usb-dac"] {
+            try await Pactl.run(["set-default-sink", sink], environment: server.environment)
+            try await waitForStatus("the pick follows the default sink \(sink)") {
+                $0.route.override == "pulse-sink:\(sink)" && $0.route.outputs.map(\.id) == ["pulse-sink:\(sink)"]
+            }
+            try await assertStays(mpv, "Playing", for: .milliseconds(500))
+        }
+        XCTAssertFalse(daemon?.stderr.contains("went away") ?? true, daemon?.stderr ?? "")
+    }
+
+    // MARK: The microphone mute key
+
+    func testTheMicMuteKeyInterruptsRecordingAndUnmutingDoesNotResumeOnPulseAudio() async throws {
+        try await micMuteKey(on: try await TestAudioServer.pulseAudio())
+    }
+
+    func testTheMicMuteKeyInterruptsRecordingAndUnmutingDoesNotResumeOnPipeWire() async throws {
+        try await micMuteKey(on: try await TestAudioServer.pipeWire(bus: bus))
+    }
+
+    private func micMuteKey(on server: TestAudioServer) async throws {
+        defer { server.stop() }
+        try await Pactl.run(server.loadMicrophone("mic"), environment: server.environment)
+        try await Pactl.run(["set-default-source", "mic"], environment: server.environment)
+        try await startDaemon(environment: server.variables)
+        await waitForDaemonLog("connected to the audio server", timeout: .seconds(15))
+
+        let recorder = try run(["--category", "record", "--name", "recorder", "--verbose", "--", "sleep", "60"])
+        try await waitForStatus("the recorder is active") { $0.sessions.contains { $0.name == "recorder" && $0.active } }
+        try await Pactl.run(["set-source-mute", "mic", "1"], environment: server.environment)
+        try await waitForStatus("the mute key interrupts the recorder") {
+            $0.sessions.contains { $0.name == "recorder" && $0.interrupted && !$0.active }
+        }
+        try await waitUntil("the recorder hears why", timeout: .seconds(5)) { recorder.stderr.contains("builtInMicMuted") }
+
+        try await Pactl.run(["set-source-mute", "mic", "0"], environment: server.environment)
+        try await waitForStatus("unmuting ends the interruption") {
+            $0.sessions.contains { $0.name == "recorder" && !$0.interrupted }
+        }
+        try await waitUntil("the recorder hears the end", timeout: .seconds(5)) { recorder.stderr.contains("ended") }
+        // `mprisd run --verbose` prints the event as Swift does: `…ended(options: …InterruptionOptions(rawValue: 0))`.
+        let ended = recorder.stderr.split(separator: "\n").filter { $0.contains("ended") }
+        XCTAssertEqual(ended.count, 1, recorder.stderr)
+        XCTAssertTrue(ended.allSatisfy { $0.contains("InterruptionOptions(rawValue: 0)") }, "G-INT-MIC: no shouldResume: \(ended)")
+        try await Task.sleep(for: .milliseconds(300))
+        let status = try await busStatus()
+        XCTAssertFalse(status.sessions.contains { $0.name == "recorder" && $0.active },
+                       "the microphone never switches back on by itself: \(status)")
+    }
+}
+
+/// PulseAudio or PipeWire for one test, as the daemon and the test's clients reach it.
+struct TestAudioServer {
+    let variables: [String: String]
+    let sinkName: String
+    let isPipeWire: Bool
+    let stop: @Sendable () -> Void
+
+    static func pulseAudio() async throws -> TestAudioServer {
+        let server = try await PulseServer()
+        return TestAudioServer(variables: server.variables, sinkName: PulseServer.sinkName, isPipeWire: false,
+                               stop: { server.stop() })
+    }
+
+    static func pipeWire(bus: TestBus) async throws -> TestAudioServer {
+        let server = try await PipeWireServer(busAddress: bus.address)
+        return TestAudioServer(variables: server.variables, sinkName: PipeWireServer.sinkName, isPipeWire: true,
+                               stop: { server.stop() })
+    }
+
+    /// The test process's environment with the server's variables.
+    var environment: [String: String] { ProcessInfo.processInfo.environment.merging(variables) { _, new in new } }
+
+    /// `pactl` arguments that add a source that is no monitor (a microphone) named `name`:
+    /// pipewire-pulse 0.3.65 has no module-null-source, its null sink makes a source by class.
+    func loadMicrophone(_ name: String) -> [String] {
+        isPipeWire ? ["load-module", "module-null-sink", "sink_name=\(name)", "media.class=Audio/Source/Virtual"]
+            : ["load-module", "module-null-source", "source_name=\(name)"]
+    }
+
+    /// The names of the sinks that the playback streams of `application` play on.
+    func playbackSinks(of application: String) async throws -> [String] {
+        let sinks = try await Pactl.list("sinks", environment: environment)
+        var names: [Int: String] = [:]
+        for sink in sinks {
+            if let index = sink["index"] as? Int, let name = sink["name"] as? String { names[index] = name }
+        }
+        return try await Pactl.list("sink-inputs", environment: environment).compactMap { input in
+            guard let properties = input["properties"] as? [String: Any],
+                  (properties["application.name"] as? String)?.lowercased().contains(application) ?? false,
+                  let sink = input["sink"] as? Int else { return nil }
+            return names[sink]
+        }
+    }
+}
