@@ -23,6 +23,7 @@ activate: a managed playback stream plays (`mprisd run -- paplay`); bench-duck-c
           call's round trip, and its start → the `change` event showing the stream ducked (and
           Deactivate → the user's volume back).
 
+Rounds of `stream` stop after 3 in a row without the ducked volume (each waits 10 s).
 Prints `sample NAME MS` lines, then `summary NAME n=.. median=.. p99=.. max=.. missed=..`, and
 `note ...` lines; exits non-zero when the setup fails.
 """
@@ -155,8 +156,11 @@ def stream_rounds(args, mprisd, watch):
                                "--", "sleep", "100000"])
     wait_status(mprisd, lambda d: (session(d, "ducker") or {}).get("active") and (session(d, "music") or {}).get("ducked"),
                 "the ducker active and music ducked")
-    samples, missed, changes_seen, started_ducked = [], 0, {}, 0
+    samples, missed, changes_seen, started_ducked, in_a_row = [], 0, {}, 0, 0
     for n in range(args.rounds):
+        if in_a_row >= 3:
+            print(f"note stopped after round {n - 1}: {in_a_row} rounds in a row without the ducked volume", flush=True)
+            break
         start = watch.mark()
         music.stdin.write(f"{n}\n")
         found = watch.wait(lambda l: l[0] == "info" and l[6] == str(n), start, f"stream {n}")
@@ -171,14 +175,17 @@ def stream_rounds(args, mprisd, watch):
         shown = watch.volume_shown(index, DUCKED, start, f"stream {n} ducked")
         if shown is None:
             missed += 1
-            print(f"note round {n}: stream #{index} not ducked within {WAIT} s", flush=True)
+            in_a_row += 1
+            print(f"note round {n}: stream #{index} not ducked within {WAIT} s (pactl: {pactl_volume(index)})", flush=True)
         else:
             t_change, count = shown
             checked = pactl_volume(index)
             if checked is None or checked[0] != DUCKED:
                 missed += 1
+                in_a_row += 1
                 print(f"note round {n}: pactl shows #{index} at {checked}, not {DUCKED}", flush=True)
             else:
+                in_a_row = 0
                 samples.append((t_change - t_new) * 1000)
                 changes_seen[count] = changes_seen.get(count, 0) + 1
                 print(f"sample new-to-ducked {samples[-1]:.2f}", flush=True)

@@ -3,6 +3,7 @@
 # (issue 14), on each server: median and p99 over ROUNDS rounds. Target: p99 < 30 ms.
 #
 #   Benchmarks/audio-decision.sh > result.md    # SERVERS="pulseaudio pipewire" ROUNDS=100 ROLE_ROUNDS=100
+#                                               # KEEP_LOGS=DIR: the daemon's log and the rounds kept there
 #
 # Per server: a private bus, a fresh server (audio-servers.sh), a fresh daemon (release build)
 # finding it as any libpulse client does, and Benchmarks/audio-decision.py for the rounds:
@@ -74,8 +75,10 @@ for server in $SERVERS; do
     row "$server" "(b) Activate call round trip" "$(grep '^summary activate-call' "$work/$server-activate.txt")"
     row "$server" "(b) Activate (duckOthers) → other stream ducked" "$(grep '^summary activate-to-ducked' "$work/$server-activate.txt")"
     row "$server" "(b) Deactivate → other stream's volume back" "$(grep '^summary deactivate-to-restored' "$work/$server-activate.txt")"
-    grep -E '^note round' "$work/$server-"*.txt | sed "s/^/- /" >> "$work/notes" || true
+    grep -hE '^note (round|stopped)' "$work/$server-"*.txt | sed "s/^note /- $server: /" >> "$work/notes" || true
     stop_tag daemon
+    [[ -n ${KEEP_LOGS:-} ]] && mkdir -p "$KEEP_LOGS" && cp "$work/daemon.err" "$KEEP_LOGS/$server-daemon.log" &&
+        cp "$work/$server-"*.txt "$KEEP_LOGS/"
     stop_server
     stop_tag bus
 done
