@@ -24,8 +24,17 @@ STREAMS=${STREAMS:-4}
 build mprisd bench-pulse-streams
 : > "$work/rows"
 
-switches() { # switches PID: voluntary + nonvoluntary context switches over all its threads now
-    cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+switches() { # switches PID: "TID SWITCHES" per thread now (voluntary + nonvoluntary)
+    local dir
+    for dir in /proc/"$1"/task/*; do
+        awk -v tid="${dir##*/}" '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print tid, n + 0 }' "$dir/status" 2>/dev/null || true
+    done
+}
+burst() { # burst BEFORE AFTER: "N (K threads ended, M new)": switches of threads alive at the end
+    # since BEFORE (a new thread's from zero); the switches of threads that ended are lost
+    awk 'NR == FNR { a[$1] = $2; next } { n += $2 - ($1 in a ? a[$1] : 0); if (!($1 in a)) born++; seen[$1] = 1 }
+         END { for (t in a) if (!(t in seen)) ended++; printf "%d (threads: %d ended, %d new)", n, ended, born }' \
+        <(echo "$1") <(echo "$2")
 }
 idle_row() { # idle_row SERVER WHAT: wakeups.sh over SECONDS_IDLE seconds
     local out
@@ -75,7 +84,7 @@ for server in $SERVERS; do
     stop_server
     start_server "$server"
     wait_connected 2
-    burst=$(( $(switches "${pids[daemon]}") - before ))
+    burst=$(burst "$before" "$(switches "${pids[daemon]}")")
     took=$(awk -v a="$began" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     echo "| $server | restart: stop → start → daemon connected again | $took s | $burst | (burst) |" >> "$work/rows"
     log "$server restart: $burst wake-ups in $took s"
@@ -98,7 +107,7 @@ before=$(switches "${pids[daemon]}")
 began=$(date +%s.%N)
 start_server pipewire
 wait_connected 1
-burst=$(( $(switches "${pids[daemon]}") - before ))
+burst=$(burst "$before" "$(switches "${pids[daemon]}")")
 took=$(awk -v a="$began" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 echo "| pipewire | appears: start → daemon connected | $took s | $burst | (burst) |" >> "$work/rows"
 sleep 2
