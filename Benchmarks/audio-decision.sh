@@ -37,6 +37,9 @@ PY
 : > "$work/rows"
 versions=()
 
+sched() { # sched PID: "RUN-NS WAIT-NS" summed over its threads (/proc/PID/task/*/schedstat)
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ r += $1; w += $2 } END { printf "%d %d", r, w }'
+}
 row() { # row SERVER WHAT SUMMARY-LINE
     local n median p99 max missed
     read -r n median p99 max missed < <(sed -E 's/.* n=([0-9]+)( median=([0-9.]+) p99=([0-9.]+) max=([0-9.]+))? missed=([0-9]+).*/\1 \3 \4 \5 \6/' <<< "$3")
@@ -56,12 +59,19 @@ for server in $SERVERS; do
     done
     grep -q "connected to the audio server" "$work/daemon.err" || die "the daemon did not connect: $(cat "$work/daemon.err")"
     run() { # run NAME ARGS...: the rounds, their output kept in $work/NAME.txt
-        local name=$1
+        local name=$1 before after
         shift
         log "$server: $name"
+        before=$(sched "${pids[daemon]}")
         timeout 1800 python3 "$here/audio-decision.py" "$@" --bin "$bin" --tone "$work/tone.wav" > "$work/$server-$name.txt" ||
             die "$server $name failed: $(tail -n 5 "$work/$server-$name.txt"); daemon: $(tail -n 20 "$work/daemon.err")"
+        after=$(sched "${pids[daemon]}")
         grep -E '^(summary|note)' "$work/$server-$name.txt" >&2
+        # The daemon's time on a CPU and waiting for one (in the run queue), per round.
+        awk -v a="$before" -v b="$after" -v n="$(grep -cE '^sample (new|activate)-to-ducked' "$work/$server-$name.txt")" -v what="$server, $name" 'BEGIN {
+            split(a, x, " "); split(b, y, " "); if (n == 0) n = 1
+            printf "- %s: the daemon ran %.2f ms and waited %.2f ms for a CPU per round (schedstat, all threads, %d rounds)\n",
+                what, (y[1] - x[1]) / 1e6 / n, (y[2] - x[2]) / 1e6 / n, n }' >> "$work/sched"
     }
     run stream stream --rounds "$ROUNDS"
     row "$server" "(a) new stream → ducked, fresh restore key" "$(grep '^summary new-to-ducked' "$work/$server-stream.txt")"
@@ -96,3 +106,5 @@ if [[ -s $work/notes ]]; then
     echo
     cat "$work/notes"
 fi
+echo
+cat "$work/sched"
