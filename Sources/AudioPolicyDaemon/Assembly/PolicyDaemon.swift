@@ -109,7 +109,10 @@ public enum PolicyDaemon {
         // the policy acting on the streams of sessions registered with `manageStreams`.
         let audioServer = AudioServerLink(log: { log.info($0) })
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
-        if let streams { service.follow(streams: streams) }
+        if let streams {
+            service.follow(streams: streams)
+            players.follow(streams: streams)  // players whose Volume cannot duck them
+        }
         do throws(PosixError) {
             try audioServer.start { change in streams?.inventoryChanged(change) }
         } catch {
