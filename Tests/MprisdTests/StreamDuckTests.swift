@@ -35,6 +35,32 @@ final class StreamDuckTests: StreamTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: journalPath), "nothing left in the journal once undone")
     }
 
+    func testANewStreamOfADuckedSessionIsDuckedAtOnceOnPulseAudio() async throws { try await aNewStreamOfADuckedSessionIsDuckedAtOnce(.pulseAudio) }
+    func testANewStreamOfADuckedSessionIsDuckedAtOnceOnPipeWire() async throws { try await aNewStreamOfADuckedSessionIsDuckedAtOnce(.pipeWire) }
+
+    /// The session's program is a shell whose children play (the stream's process is a
+    /// grandchild of `mprisd run`): the second stream starts while the session is ducked.
+    private func aNewStreamOfADuckedSessionIsDuckedAtOnce(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        try await startStreamDaemon()
+        let first = try track("first.wav", seconds: 60)
+        let second = try track("second.wav", seconds: 60)
+        let go = path("go")
+        let script = "paplay --property=media.role=music '\(first)' & "
+            + "while [ ! -e '\(go)' ]; do sleep 0.1; done; paplay --property=media.role=game '\(second)'; wait"
+        _ = try run(["--category", "playback", "--name", "shell", "--", "/bin/sh", "-c", script], environment: serverVariables)
+        let stream = try await waitForSinkInput("the first stream") { $0.role == "music" && $0.processID != nil }
+        _ = try startDucker()
+        try await waitForSinkInput("the first stream ducked") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil))
+        let next = try await waitForSinkInput("the second stream ducked") {
+            $0.role == "game" && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        try await assertKeeps(next.index, "it stays ducked") { $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) } }
+    }
+
     func testAVolumeTheUserChoseWhileDuckedStaysOnPulseAudio() async throws { try await aVolumeTheUserChoseWhileDuckedStays(.pulseAudio) }
     func testAVolumeTheUserChoseWhileDuckedStaysOnPipeWire() async throws { try await aVolumeTheUserChoseWhileDuckedStays(.pipeWire) }
 
