@@ -7,8 +7,11 @@ import XCTest
 /// a volume the user chose while ducked stays, a call mutes it and hanging up unmutes it — on
 /// real PulseAudio, heard on the null sink's monitor.
 final class StreamDuckTests: StreamTestCase {
-    func testADuckedRunHasItsStreamLoweredAndRestoredExactly() async throws {
-        try await startPulse()
+    func testADuckedRunHasItsStreamLoweredAndRestoredExactlyOnPulseAudio() async throws { try await aDuckedRunHasItsStreamLoweredAndRestoredExactly(.pulseAudio) }
+    func testADuckedRunHasItsStreamLoweredAndRestoredExactlyOnPipeWire() async throws { try await aDuckedRunHasItsStreamLoweredAndRestoredExactly(.pipeWire) }
+
+    private func aDuckedRunHasItsStreamLoweredAndRestoredExactly(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let (_, stream) = try await startMusic()
         let user: UInt32 = 52_429  // 80 %
@@ -32,8 +35,37 @@ final class StreamDuckTests: StreamTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: journalPath), "nothing left in the journal once undone")
     }
 
-    func testAVolumeTheUserChoseWhileDuckedStays() async throws {
-        try await startPulse()
+    func testANewStreamOfADuckedSessionIsDuckedAtOnceOnPulseAudio() async throws { try await aNewStreamOfADuckedSessionIsDuckedAtOnce(.pulseAudio) }
+    func testANewStreamOfADuckedSessionIsDuckedAtOnceOnPipeWire() async throws { try await aNewStreamOfADuckedSessionIsDuckedAtOnce(.pipeWire) }
+
+    /// The session's program is a shell whose children play (the stream's process is a
+    /// grandchild of `mprisd run`): the second stream starts while the session is ducked.
+    private func aNewStreamOfADuckedSessionIsDuckedAtOnce(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        try await startStreamDaemon()
+        let first = try track("first.wav", seconds: 60)
+        let second = try track("second.wav", seconds: 60)
+        let go = path("go")
+        let script = "paplay --property=media.role=music '\(first)' & "
+            + "while [ ! -e '\(go)' ]; do sleep 0.1; done; paplay --property=media.role=game '\(second)'; wait"
+        _ = try run(["--category", "playback", "--name", "shell", "--", "/bin/sh", "-c", script], environment: serverVariables)
+        let stream = try await waitForSinkInput("the first stream") { $0.role == "music" && $0.processID != nil }
+        _ = try startDucker()
+        try await waitForSinkInput("the first stream ducked") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil))
+        let next = try await waitForSinkInput("the second stream ducked") {
+            $0.role == "game" && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        try await assertKeeps(next.index, "it stays ducked") { $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) } }
+    }
+
+    func testAVolumeTheUserChoseWhileDuckedStaysOnPulseAudio() async throws { try await aVolumeTheUserChoseWhileDuckedStays(.pulseAudio) }
+    func testAVolumeTheUserChoseWhileDuckedStaysOnPipeWire() async throws { try await aVolumeTheUserChoseWhileDuckedStays(.pipeWire) }
+
+    private func aVolumeTheUserChoseWhileDuckedStays(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let (_, stream) = try await startMusic()
         let ducker = try startDucker()
@@ -48,8 +80,11 @@ final class StreamDuckTests: StreamTestCase {
         try await assertKeeps(stream.index, "the user's choice stays after the ducking") { $0.volumes.allSatisfy { $0 == chosen } }
     }
 
-    func testACallMutesTheStreamAndHangingUpUnmutesIt() async throws {
-        try await startPulse()
+    func testACallMutesTheStreamAndHangingUpUnmutesItOnPulseAudio() async throws { try await aCallMutesTheStreamAndHangingUpUnmutesIt(.pulseAudio) }
+    func testACallMutesTheStreamAndHangingUpUnmutesItOnPipeWire() async throws { try await aCallMutesTheStreamAndHangingUpUnmutesIt(.pipeWire) }
+
+    private func aCallMutesTheStreamAndHangingUpUnmutesIt(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let (_, stream) = try await startMusic()
         let loud = try await waitForLevel("music is heard") { $0 > 0.02 }
@@ -62,12 +97,15 @@ final class StreamDuckTests: StreamTestCase {
         try await waitForLevel("music is heard again") { $0 > loud * 0.7 }
     }
 
-    func testARecordingStreamIsLeftAloneDuringACall() async throws {
-        try await startPulse()
+    func testARecordingStreamIsLeftAloneDuringACallOnPulseAudio() async throws { try await aRecordingStreamIsLeftAloneDuringACall(.pulseAudio) }
+    func testARecordingStreamIsLeftAloneDuringACallOnPipeWire() async throws { try await aRecordingStreamIsLeftAloneDuringACall(.pipeWire) }
+
+    private func aRecordingStreamIsLeftAloneDuringACall(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         // A recorder under `mprisd run` (a session that is interrupted by the call).
-        let recorder = try run(["--category", "playback", "--name", "recorder", "--", "parec", "--device=\(PulseServer.sinkName).monitor",
-                                path("recorded.raw")], environment: pulse?.variables ?? [:])
+        let recorder = try run(["--category", "playback", "--name", "recorder", "--", "parec", "--device=\(pulse?.monitorName ?? "")",
+                                path("recorded.raw")], environment: serverVariables)
         try await waitForStatus("the recorder's session is active") { $0.session(named: "recorder")?.active == true }
         let found = await eventually(timeout: .seconds(10)) {
             let outputs = (try? await Pactl.list("source-outputs", environment: self.pulseEnvironment)) ?? []
@@ -85,3 +123,4 @@ final class StreamDuckTests: StreamTestCase {
 
     var journalPath: String { userDirectories["XDG_STATE_HOME", default: ""] + "/mprisd/journal" }
 }
+

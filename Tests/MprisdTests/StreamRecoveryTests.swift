@@ -5,7 +5,7 @@ import XCTest
 /// Nothing the daemon does to a stream outlives it: a daemon killed (SIGKILL) in the middle of a
 /// duck or a mute has the next daemon restore the stream, and a stream that ended while ducked or
 /// muted — whose value the server's restore database kept for its role — does not make the next
-/// stream of that role start ducked or muted. Real PulseAudio with module-stream-restore.
+/// stream of that role start ducked or muted. Real PulseAudio with module-stream-restore and on PipeWire with WirePlumber's restore-stream.
 final class StreamRecoveryTests: StreamTestCase {
     private var journalPath: String { userDirectories["XDG_STATE_HOME", default: ""] + "/mprisd/journal" }
 
@@ -29,14 +29,17 @@ final class StreamRecoveryTests: StreamTestCase {
         return (music, stream, ducker)
     }
 
-    func testAStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked() async throws {
-        try await startPulse()
+    func testAStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDuckedOnPulseAudio() async throws { try await aStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked(.pulseAudio) }
+    func testAStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDuckedOnPipeWire() async throws { try await aStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked(.pipeWire) }
+
+    private func aStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let user: UInt32 = 52_429
         let (_, stream, _) = try await duckedMusic(user: user)
         let pid = try XCTUnwrap(stream.processID)
         kill(pid, SIGKILL)  // paplay dies mid-duck: the server files our ducked volume under role music
-        await waitForDaemonLog("ended while ducked")
+        await waitForDaemonLog("stream is set right if it starts with")
         XCTAssertTrue(journalText().contains("streamvolume"), "the change stays journaled: \(journalText())")
 
         _ = try startPaplay(role: "music")
@@ -48,14 +51,17 @@ final class StreamRecoveryTests: StreamTestCase {
         XCTAssertFalse(journalText().contains("streamvolume"), "repaired, then forgotten: \(journalText())")
     }
 
-    func testAStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted() async throws {
-        try await startPulse()
+    func testAStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMutedOnPulseAudio() async throws { try await aStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted(.pulseAudio) }
+    func testAStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMutedOnPipeWire() async throws { try await aStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted(.pipeWire) }
+
+    private func aStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let (_, stream) = try await startMusic()
         _ = try startCall()
         try await waitForSinkInput("muted by the call") { $0.index == stream.index && $0.muted }
         kill(try XCTUnwrap(stream.processID), SIGKILL)
-        await waitForDaemonLog("ended while muted")
+        await waitForDaemonLog("stream is set right if it starts with")
         _ = try startPaplay(role: "music")
         await waitForDaemonLog("started muted")
         let next = try await waitForSinkInput("the next music stream unmuted") {
@@ -64,8 +70,11 @@ final class StreamRecoveryTests: StreamTestCase {
         try await assertKeeps(next.index, "it stays unmuted") { !$0.muted }
     }
 
-    func testADaemonKilledMidDuckHasTheNextDaemonRestoreTheStream() async throws {
-        try await startPulse()
+    func testADaemonKilledMidDuckHasTheNextDaemonRestoreTheStreamOnPulseAudio() async throws { try await aDaemonKilledMidDuckHasTheNextDaemonRestoreTheStream(.pulseAudio) }
+    func testADaemonKilledMidDuckHasTheNextDaemonRestoreTheStreamOnPipeWire() async throws { try await aDaemonKilledMidDuckHasTheNextDaemonRestoreTheStream(.pipeWire) }
+
+    private func aDaemonKilledMidDuckHasTheNextDaemonRestoreTheStream(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         let first = try await startStreamDaemon()
         let user: UInt32 = 52_429
         let (_, stream, ducker) = try await duckedMusic(user: user)
@@ -89,8 +98,11 @@ final class StreamRecoveryTests: StreamTestCase {
         XCTAssertEqual(next.volumes, [user, user], "the next stream of the role starts at the user's volume")
     }
 
-    func testADaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream() async throws {
-        try await startPulse()
+    func testADaemonKilledMidMuteHasTheNextDaemonUnmuteTheStreamOnPulseAudio() async throws { try await aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(.pulseAudio) }
+    func testADaemonKilledMidMuteHasTheNextDaemonUnmuteTheStreamOnPipeWire() async throws { try await aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(.pipeWire) }
+
+    private func aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         let first = try await startStreamDaemon()
         let (_, stream) = try await startMusic()
         let call = try startCall()
@@ -106,8 +118,11 @@ final class StreamRecoveryTests: StreamTestCase {
         XCTAssertFalse(next.muted, "the next stream of the role starts unmuted")
     }
 
-    func testADaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole() async throws {
-        try await startPulse()
+    func testADaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRoleOnPulseAudio() async throws { try await aDaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole(.pulseAudio) }
+    func testADaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRoleOnPipeWire() async throws { try await aDaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole(.pipeWire) }
+
+    private func aDaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         let first = try await startStreamDaemon()
         let user: UInt32 = 45_000
         let (_, stream, ducker) = try await duckedMusic(user: user)
@@ -125,8 +140,11 @@ final class StreamRecoveryTests: StreamTestCase {
         await waitForDaemonLog("started with the ducked volume the server kept")
     }
 
-    func testACleanStopUndoesTheDuckAndTheMute() async throws {
-        try await startPulse()
+    func testACleanStopUndoesTheDuckAndTheMuteOnPulseAudio() async throws { try await aCleanStopUndoesTheDuckAndTheMute(.pulseAudio) }
+    func testACleanStopUndoesTheDuckAndTheMuteOnPipeWire() async throws { try await aCleanStopUndoesTheDuckAndTheMute(.pipeWire) }
+
+    private func aCleanStopUndoesTheDuckAndTheMute(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         let daemon = try await startStreamDaemon()
         let user: UInt32 = 52_429
         let (_, stream, _) = try await duckedMusic(user: user)
@@ -138,3 +156,4 @@ final class StreamRecoveryTests: StreamTestCase {
         XCTAssertFalse(journalText().contains("streamvolume"), journalText())
     }
 }
+

@@ -2,12 +2,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The daemon acting on real audio-server streams: a private PulseAudio (with
-/// module-stream-restore, as on a desktop) per test, `mprisd run -- paplay` as the program that
-/// does not speak our API, observed the way a user would — `pactl` for volumes and mutes, and
-/// the null sink's monitor for what a listener hears.
+/// The daemon acting on real audio-server streams: a private server per test — PulseAudio with
+/// module-stream-restore, or PipeWire + WirePlumber + pipewire-pulse, each
+/// remembering volumes and mutes per role as on a desktop — with `mprisd run -- paplay` as the
+/// program that does not speak our API, observed the way a user would: `pactl` for volumes and
+/// mutes, and the null sink's monitor for what a listener hears.
 class StreamTestCase: DaemonTestCase {
-    private(set) var pulse: PulseServer?
+    private(set) var pulse: (any TestAudioServer)?
     private var extraPrograms: [BackgroundProcess] = []
 
     /// PA_VOLUME_NORM.
@@ -23,23 +24,24 @@ class StreamTestCase: DaemonTestCase {
         pulse = nil
     }
 
-    /// Starts PulseAudio and loads module-stream-restore (the server remembers a stream's volume
-    /// and mute per role).
+    /// Starts a server of `kind` (it remembers a stream's volume and mute per role).
     @discardableResult
-    func startPulse() async throws -> PulseServer {
-        let server = try await PulseServer()
+    func startPulse(_ kind: AudioServerKind) async throws -> any TestAudioServer {
+        let server = try await startServer(kind, bus: bus)
         pulse = server
-        try await Pactl.run(["load-module", "module-stream-restore"], environment: pulseEnvironment)
         return server
     }
 
+    /// What a client adds to its environment to reach the server.
+    var serverVariables: [String: String] { pulse?.clientVariables ?? [:] }
+
     /// The test's environment with the server's address.
-    var pulseEnvironment: [String: String] { environment(pulse?.variables ?? [:]) }
+    var pulseEnvironment: [String: String] { environment(serverVariables) }
 
     /// The daemon, connected to the server.
     @discardableResult
     func startStreamDaemon() async throws -> BackgroundProgram {
-        let daemon = try await startDaemon(environment: pulse?.variables ?? [:])
+        let daemon = try await startDaemon(environment: serverVariables)
         await waitForDaemonLog("connected to the audio server", timeout: .seconds(10))
         return daemon
     }
@@ -115,7 +117,7 @@ class StreamTestCase: DaemonTestCase {
     func startMusic(seconds: Double = 60) async throws -> (BackgroundProgram, SinkInput) {
         let file = try track("music.wav", seconds: seconds)
         let music = try run(["--category", "playback", "--name", "music", "--",
-                             "paplay", "--property=media.role=music", file], environment: pulse?.variables ?? [:])
+                             "paplay", "--property=media.role=music", file], environment: serverVariables)
         try await waitForStatus("the daemon has music's session active") { status in
             status.sessions.contains { $0.name == "music" && $0.active }
         }
@@ -150,7 +152,7 @@ class StreamTestCase: DaemonTestCase {
     /// The RMS level (0…1) of what the null sink plays, over `seconds` of its monitor.
     func monitorLevel(seconds: Double = 0.6) async throws -> Double {
         let file = path("monitor-\(UUID().uuidString.prefix(6)).raw")
-        let command = "exec timeout \(seconds) /usr/bin/parec --device=\(PulseServer.sinkName).monitor --raw "
+        let command = "exec timeout \(seconds) /usr/bin/parec --device=\(pulse?.monitorName ?? "") --raw "
             + "--format=s16le --channels=2 --rate=44100 --latency-msec=20 > '\(file)'"
         _ = try await runProgram("/bin/sh", ["-c", command], environment: pulseEnvironment, timeout: .seconds(10))
         guard let data = FileManager.default.contents(atPath: file) else { throw TestSupportError("parec recorded nothing") }

@@ -128,7 +128,10 @@ public enum PolicyDaemon {
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
-        if let streams { service.follow(streams: streams) }
+        if let streams {
+            service.follow(streams: streams)
+            players.follow(streams: streams)  // players whose Volume cannot duck them
+        }
         startAudioServer(audioServer, log: log) { change in
             serverRoutes.follow(change)
             streams?.inventoryChanged(change)

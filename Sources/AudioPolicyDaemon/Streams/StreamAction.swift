@@ -8,6 +8,10 @@ enum StreamAction: Sendable {
     case unjournal(cookie: UInt32, index: UInt32, kind: StreamJournalEntry.Kind)
     case setVolume(StreamID, ChannelVolume, reason: String)
     case setMute(StreamID, Bool, reason: String)
+    /// Undoes the change `entry` describes (the user's volume, or unmuted); its journal entry is
+    /// crossed out once the server accepted. Refused — the stream went meanwhile, and the server's
+    /// restore database may have kept our value — the entry becomes an orphan.
+    case undo(StreamJournalEntry, reason: String)
     case log(String)
 }
 
@@ -34,6 +38,24 @@ extension StreamPolicy {
                     log(accepted ? "streams: \(stream) \(muted ? "muted" : "unmuted"): \(reason)"
                                  : "streams: \(stream) \(muted ? "mute" : "unmute") refused by the server (\(reason))")
                     outstanding?.end()
+                }
+            case .undo(let entry, let reason):
+                outstanding?.begin()
+                let done: AudioServerLink.Completion = { [weak self] accepted in
+                    defer { outstanding?.end() }
+                    guard let self else { return }
+                    let what = entry.kind == .volume ? "volume" : "mute"
+                    if accepted {
+                        self.log("streams: \(entry.stream) \(what) undone: \(reason)")
+                        self.journal?.forgetStreams { $0 == entry }
+                    } else {
+                        self.log("streams: \(entry.stream) \(what) not undone, refused by the server (\(reason))")
+                        self.thread.enqueue { [weak self] in self?.undoRefused(entry) }
+                    }
+                }
+                switch entry.change {
+                case .volume(let found, _): link.setVolume(entry.stream, to: found, completion: done)
+                case .mute: link.setMute(entry.stream, false, completion: done)
                 }
             case .log(let line):
                 log("streams: " + line)

@@ -73,8 +73,9 @@ extension StreamPolicy {
             applied.duck = nil
             guard now == duck.set else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
             expected.volume = duck.found
-            return [.setVolume(stream.id, duck.found, reason: "ducking ended (restored from \(duck.set))"),
-                    .unjournal(cookie: cookie, index: index, kind: .volume)]
+            let entry = StreamJournalEntry(cookie: cookie, index: index, key: applied.key,
+                                           change: .volume(found: duck.found, set: duck.set))
+            return [.undo(entry, reason: "ducking ended (\(duck.set) → \(duck.found))")]
         }
         guard want else {
             applied.userKeptVolume = false
@@ -105,8 +106,8 @@ extension StreamPolicy {
             guard !want else { return [] }
             applied.muted = false
             expected.muted = false
-            return [.setMute(stream.id, false, reason: "interruption ended"),
-                    .unjournal(cookie: cookie, index: index, kind: .mute)]
+            return [.undo(StreamJournalEntry(cookie: cookie, index: index, key: applied.key, change: .mute),
+                          reason: "interruption ended")]
         }
         guard want else {
             applied.userUnmuted = false
@@ -124,8 +125,9 @@ extension StreamPolicy {
     /// where the stream still has our value; changes of ended streams stay journaled.
     func undoAll(_ state: inout State) -> [StreamAction] {
         var actions = reconcile(&state)
-        if !state.orphans.isEmpty {
-            actions.append(.log("\(state.orphans.count) change(s) of ended streams stay journaled for the next daemon"))
+        let unsettled = state.orphans.count + state.watching.values.reduce(0) { $0 + $1.count }
+        if unsettled > 0 {
+            actions.append(.log("\(unsettled) change(s) of ended streams stay journaled for the next daemon"))
         }
         return actions
     }
@@ -141,6 +143,7 @@ extension StreamPolicy.State {
         applied = [:]
         expected = [:]
         orphans = []
+        watching = [:]
     }
 
     /// Values we asked for are dropped from `expected` once the server shows them, or once it

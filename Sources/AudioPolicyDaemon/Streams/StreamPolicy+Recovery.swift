@@ -26,14 +26,14 @@ extension StreamPolicy {
             case .volume(let found, let set):
                 if stream.volume == set {
                     expected.volume = found
-                    actions += [.setVolume(stream.id, found, reason: "restored: a previous mprisd had ducked it"), forget]
+                    actions.append(.undo(entry, reason: "mprisd had ducked it before it stopped"))
                 } else {
                     actions += [forget, .log("\(stream.id) keeps volume \(stream.volume): changed since mprisd ducked it")]
                 }
             case .mute:
                 if stream.isMuted {
                     expected.muted = false
-                    actions += [.setMute(stream.id, false, reason: "restored: a previous mprisd had muted it"), forget]
+                    actions.append(.undo(entry, reason: "mprisd had muted it before it stopped"))
                 } else {
                     actions += [forget]
                 }
@@ -64,6 +64,16 @@ extension StreamPolicy {
         return actions
     }
 
+    /// An undo the server refused: the stream went before it arrived (its session ended with
+    /// it), so its key may keep our value (on the policy's thread).
+    func undoRefused(_ entry: StreamJournalEntry) {
+        let actions = state.withLock { state -> [StreamAction] in
+            guard !state.stopped, state.inventory.server?.cookie == entry.cookie else { return [] }
+            return orphan(entry, in: &state, because: "\(entry.stream) ended before it was restored")
+        }
+        perform(actions)
+    }
+
     /// Keeps `entry` journaled until the next stream of its key; one without a shared key has
     /// nothing left to repair.
     private func orphan(_ entry: StreamJournalEntry, in state: inout State, because reason: String) -> [StreamAction] {
@@ -74,34 +84,56 @@ extension StreamPolicy {
         return [.log("\(reason): the next '\(entry.key)' stream is set right if it starts with mprisd's value")]
     }
 
-    /// New streams since `previous` whose key has orphans: one that starts with exactly our
-    /// value gets the user's back. Either way the orphans of that key are done: the first new
-    /// stream shows what the database held.
+    /// New streams since `previous` whose key has orphans take them over: the server applies
+    /// what it kept for the key either as the stream appears (PulseAudio) or in the stream's
+    /// first change right after (WirePlumber). So a stream that starts, or first changes, to
+    /// exactly our value gets the user's back; its first change of volume (or mute) settles the
+    /// orphans of that kind either way. A taken-over orphan whose stream ends unsettled is an
+    /// orphan again.
     func repairNewStreams(since previous: AudioInventory, in state: inout State) -> [StreamAction] {
-        guard !state.orphans.isEmpty else { return [] }
         var actions: [StreamAction] = []
-        for stream in state.inventory.sortedStreams
-        where stream.id.direction == .playback && previous.streams[stream.id] == nil {
-            guard let key = StreamRestoreKey(stream), key.isShared else { continue }
-            let mine = state.orphans.filter { $0.key == key }
-            guard !mine.isEmpty else { continue }
-            state.orphans.removeAll { $0.key == key }
-            var expected = state.expected[stream.id] ?? Expected()
-            for entry in mine {
+        // Watched streams that ended: their entries wait for the next stream of their key.
+        for (id, entries) in state.watching where state.inventory.streams[id] == nil {
+            state.watching[id] = nil
+            state.orphans += entries
+        }
+        for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
+            let before = previous.streams[stream.id]
+            if before == nil, !state.orphans.isEmpty, let key = StreamRestoreKey(stream), key.isShared {
+                let mine = state.orphans.filter { $0.key == key }
+                state.orphans.removeAll { $0.key == key }
+                if !mine.isEmpty { state.watching[stream.id, default: []] += mine }
+            }
+            guard let entries = state.watching[stream.id] else { continue }
+            var left: [StreamJournalEntry] = []
+            for entry in entries {
                 switch entry.change {
-                case .volume(let found, let set) where stream.volume == set && expected.volume == nil:
-                    expected.volume = found
-                    actions.append(.setVolume(stream.id, found,
-                                              reason: "it started with the ducked volume the server kept for '\(key)'"))
-                case .mute where stream.isMuted && expected.muted == nil:
-                    expected.muted = false
-                    actions.append(.setMute(stream.id, false, reason: "it started muted as the server kept '\(key)' from mprisd's mute"))
-                default:
-                    break
+                case .volume(let found, let set):
+                    let settles = before == nil ? stream.volume == set : stream.volume != before?.volume
+                    guard settles else {
+                        left.append(entry)
+                        continue
+                    }
+                    if stream.volume == set, state.expected[stream.id]?.volume == nil {
+                        state.expected[stream.id, default: Expected()].volume = found
+                        actions.append(.setVolume(stream.id, found,
+                                                  reason: "it started with the ducked volume the server kept for '\(entry.key)'"))
+                    }
+                case .mute:
+                    let settles = before == nil ? stream.isMuted : stream.isMuted != before?.isMuted
+                    guard settles else {
+                        left.append(entry)
+                        continue
+                    }
+                    if stream.isMuted, state.expected[stream.id]?.muted == nil {
+                        state.expected[stream.id, default: Expected()].muted = false
+                        actions.append(.setMute(stream.id, false,
+                                                reason: "it started muted as the server kept '\(entry.key)' from mprisd's mute"))
+                    }
                 }
                 actions.append(.unjournal(cookie: entry.cookie, index: entry.index, kind: entry.kind))
             }
-            state.expected[stream.id] = expected.volume == nil && expected.muted == nil ? nil : expected
+            state.watching[stream.id] = left.isEmpty ? nil : left
         }
         return actions
     }

@@ -81,7 +81,7 @@ extension StreamPolicy {
     /// The managed session a stream belongs to: the one whose owner is the stream's process or
     /// its nearest ancestor. Called with the lock held.
     func session(of stream: AudioStream, in state: inout State) -> Managed? {
-        guard stream.id.direction == .playback, let pid = stream.processID, pid > 1 else { return nil }
+        guard stream.id.direction == .playback, !state.sessions.isEmpty, let pid = stream.processID, pid > 1 else { return nil }
         let chain: [Int32]
         if let known = state.ancestry[stream.id] {
             chain = known

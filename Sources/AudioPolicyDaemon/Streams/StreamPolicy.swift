@@ -95,6 +95,8 @@ public final class StreamPolicy: Sendable {
         var expected: [StreamID: Expected] = [:]
         /// Journaled changes whose stream is gone: repaired on the next stream of their key.
         var orphans: [StreamJournalEntry] = []
+        /// Orphans taken over by a new stream of their key, until its first change settles them.
+        var watching: [StreamID: [StreamJournalEntry]] = [:]
     }
 
     /// - Parameters:

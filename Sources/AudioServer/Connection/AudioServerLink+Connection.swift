@@ -143,7 +143,7 @@ extension LinkCore {
         }
         let pending = operations.values
         operations = [:]
-        for operation in pending { operation.completion(false) }
+        for operation in pending { operation.completion(operation, false) }
     }
 
     func cancelRetry() {

@@ -125,8 +125,8 @@ extension LinkCore {
 
     private func apply(server info: pa_server_info) {
         let server = ServerIdentity(info)
-        let sink = optionalString(info.default_sink_name)
-        let source = optionalString(info.default_source_name)
+        let sink = defaultName(info.default_sink_name)
+        let source = defaultName(info.default_source_name)
         guard working.server != server || working.defaultSink != sink || working.defaultSource != source else { return }
         change { core in
             core.working.server = server
@@ -176,6 +176,13 @@ extension LinkCore {
             for stream in merged { core.working.streams[stream.id] = stream }
         }
     }
+}
+
+/// A default device's name; nil for none. pipewire-pulse names no device before WirePlumber chose
+/// one (right after it starts): it then reports "@DEFAULT_SINK@" / "@DEFAULT_SOURCE@".
+private func defaultName(_ name: UnsafePointer<CChar>?) -> String? {
+    guard let name = optionalString(name), !name.isEmpty, !(name.hasPrefix("@") && name.hasSuffix("@")) else { return nil }
+    return name
 }
 
 private extension AudioDevice {

@@ -4,10 +4,13 @@ import CPulse
 /// disconnection completes it with false: libpulse then cancels its callback) and found again by
 /// the success callback through its `userdata` (this object, unretained).
 final class PendingOperation {
-    let completion: AudioServerLink.Completion
+    /// Gets the operation (with what it collected) and whether it succeeded.
+    let completion: (PendingOperation, Bool) -> Void
     unowned let core: LinkCore
+    /// What a read collected so far.
+    var collected: [RestoreEntry] = []
 
-    init(core: LinkCore, completion: @escaping AudioServerLink.Completion) {
+    init(core: LinkCore, completion: @escaping (PendingOperation, Bool) -> Void) {
         self.core = core
         self.completion = completion
     }
@@ -15,7 +18,7 @@ final class PendingOperation {
     /// Completes it once.
     func finish(_ success: Bool) {
         guard core.operations.removeValue(forKey: ObjectIdentifier(self)) != nil else { return }
-        completion(success)
+        completion(self, success)
     }
 
     /// The `pa_context_success_cb_t` of every operation.
@@ -30,7 +33,13 @@ extension LinkCore {
     /// once when not connected or when libpulse refuses to send it.
     func perform(_ completion: @escaping AudioServerLink.Completion,
                  _ request: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?) {
-        guard isConnected, let context else { return completion(false) }
+        perform({ _, success in completion(success) }, request)
+    }
+
+    /// `perform` for a request whose callback collects into the operation (`collected`).
+    func perform(_ completion: @escaping (PendingOperation, Bool) -> Void,
+                 _ request: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?) {
+        guard isConnected, let context else { return completion(PendingOperation(core: self, completion: { _, _ in }), false) }
         let operation = PendingOperation(core: self, completion: completion)
         operations[ObjectIdentifier(operation)] = operation
         guard let sent = request(context, Unmanaged.passUnretained(operation).toOpaque()) else {

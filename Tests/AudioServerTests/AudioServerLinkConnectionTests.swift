@@ -1,0 +1,84 @@
+import AudioServer
+import Foundation
+import TestSupport
+import XCTest
+
+/// No server at start, a server that crashes and comes back: the link waits with inotify, never
+/// creates the server's runtime directory, says so once, and reads everything afresh.
+final class AudioServerLinkConnectionTests: BusTestCase {
+    func testAbsentAtStartThenServerStartsPulseAudio() async throws {
+        let server = try await TestAudioServer(.pulseaudio, busAddress: bus.address, start: false)
+        defer { server.stop() }
+        try await absentThenStarts(server)
+    }
+
+    func testAbsentAtStartThenServerStartsPipeWire() async throws {
+        let server = try await TestAudioServer(.pipewire, busAddress: bus.address)
+        defer { server.stop() }
+        // Back to a desktop before its audio server: no process, no `$XDG_RUNTIME_DIR/pulse`.
+        server.kill()
+        try FileManager.default.removeItem(atPath: server.runtimeDirectory + "/pulse")
+        try await absentThenStarts(server)
+    }
+
+    private func absentThenStarts(_ server: TestAudioServer) async throws {
+        let pulseDirectory = server.runtimeDirectory + "/pulse"
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pulseDirectory))
+        let recorder = try LinkRecorder(socket: server.socketPath)
+        defer { recorder.stop() }
+        await recorder.waitFor("absence logged", { _ in !recorder.logLines.isEmpty })
+        XCTAssertNotNil(recorder.link.absenceReason)
+        XCTAssertFalse(recorder.link.isConnected)
+        XCTAssertEqual(recorder.link.inventory, AudioInventory())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pulseDirectory), "the link created the server's runtime directory")
+
+        try await server.start()
+        await recorder.waitForChanges("connected") { $0.contains { $0.kind == .connected } }
+        XCTAssertNil(recorder.link.absenceReason)
+        XCTAssertEqual(recorder.link.inventory.defaultSink, server.sinkName)
+        XCTAssertEqual(recorder.changes.first?.previous, AudioInventory())
+        XCTAssertEqual(recorder.logLines.count, 2, "one line for the absence, one for the connection: \(recorder.logLines)")
+        XCTAssertFalse(server.log.contains("File exists"), server.log)
+    }
+
+    func testKilledAndRestartedPulseAudio() async throws { try await killedAndRestarted(.pulseaudio) }
+    func testKilledAndRestartedPipeWire() async throws { try await killedAndRestarted(.pipewire) }
+
+    private func killedAndRestarted(_ kind: ServerKind) async throws {
+        let server = try await TestAudioServer(kind, busAddress: bus.address)
+        defer { server.stop() }
+        let recorder = try LinkRecorder(socket: server.socketPath)
+        defer { recorder.stop() }
+        let player = try server.play(["application.name": "Before"])
+        defer { player.stop() }
+        await recorder.waitFor("the stream before the crash") { !$0.streams(named: "Before").isEmpty }
+        guard let before = recorder.link.inventory.server else { return XCTFail("not connected") }
+
+        server.kill()
+        await recorder.waitForChanges("disconnected") { $0.contains { if case .disconnected = $0.kind { true } else { false } } }
+        guard let lost = recorder.changes.last else { return }
+        XCTAssertFalse(lost.previous.streams(named: "Before").isEmpty, "the disconnection carries the previous inventory")
+        XCTAssertEqual(lost.current, AudioInventory())
+        XCTAssertEqual(recorder.link.inventory, AudioInventory())
+        XCTAssertNotNil(recorder.link.absenceReason)
+
+        try await server.start()
+        await recorder.waitForChanges("connected again") { $0.filter { $0.kind == .connected }.count == 2 }
+        let changes = recorder.changes
+        XCTAssertEqual(changes.filter { if case .disconnected = $0.kind { true } else { false } }.count, 1)
+        guard let again = changes.last(where: { $0.kind == .connected }) else { return }
+        XCTAssertEqual(again.previous, AudioInventory())
+        // PipeWire: WirePlumber may choose the default sink only after the link connected.
+        XCTAssertTrue([nil, server.sinkName].contains(again.current.defaultSink), "\(again.current.defaultSink ?? "nil")")
+        await recorder.waitFor("the default sink after the restart") { $0.defaultSink == server.sinkName }
+        XCTAssertTrue(again.current.streams(named: "Before").isEmpty, "a fresh inventory: \(again.current.streams)")
+        XCTAssertNotNil(again.current.server)
+        if kind == .pulseaudio { XCTAssertNotEqual(again.current.server?.cookie, before.cookie) }
+        XCTAssertEqual(recorder.logLines.filter { $0.contains("gone") }.count, 1, "\(recorder.logLines)")
+
+        // And it is live: a new stream shows.
+        let after = try server.play(["application.name": "After"])
+        defer { after.stop() }
+        await recorder.waitFor("a stream after the restart") { !$0.streams(named: "After").isEmpty }
+    }
+}

@@ -1,0 +1,87 @@
+import AudioServer
+import Foundation
+import Glibc
+import TestSupport
+import XCTest
+
+/// A socket that exists but does not accept yet (a server between `bind` and `listen`, or the
+/// stale socket of a killed one): the link retries on a bounded backoff, without any inotify
+/// event, and then goes quiet.
+final class AudioServerLinkRetryTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mprisd-retry-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func testRetriesOnABackoffWhenTheSocketStartsListeningWithoutAnEvent() async throws {
+        let path = directory.appendingPathComponent("native").path
+        let socket = try BoundSocket(path: path)
+        defer { socket.close() }
+        let recorder = try LinkRecorder(socket: path)
+        defer { recorder.stop() }
+        await recorder.waitFor("refused and logged", { _ in !recorder.logLines.isEmpty })
+        XCTAssertTrue(recorder.link.absenceReason?.contains("refused") ?? false, recorder.link.absenceReason ?? "nil")
+        // Listening now changes nothing in the directory: only a retry of the link's can find it.
+        try socket.listen()
+        let accepted = await eventually(timeout: .seconds(20)) { socket.acceptOne() }
+        XCTAssertTrue(accepted, "the link never tried again")
+    }
+
+    func testRetriesAreBoundedThenTheThreadSleeps() async throws {
+        let path = directory.appendingPathComponent("native").path
+        let socket = try BoundSocket(path: path)
+        defer { socket.close() }
+        let recorder = try LinkRecorder(socket: path)
+        defer { recorder.stop() }
+        await recorder.waitFor("refused and logged", { _ in !recorder.logLines.isEmpty })
+        guard let task = PulseLoopIdleTests.linkThread() else { return XCTFail("no mprisd-pulse thread") }
+        // 100 ms + 200 ms + … + 3.2 s + 5 s = 11.3 s of retries at most; then inotify only.
+        try await Task.sleep(for: .seconds(13))
+        let before = try PulseLoopIdleTests.contextSwitches(task)
+        try await Task.sleep(for: .seconds(3))
+        let after = try PulseLoopIdleTests.contextSwitches(task)
+        XCTAssertEqual(after - before, 0, "still retrying after the bounded series")
+        XCTAssertEqual(recorder.logLines.count, 1, "one line for the whole absence: \(recorder.logLines)")
+    }
+}
+
+/// A unix socket bound at a path, listening only when told.
+private final class BoundSocket: @unchecked Sendable {  // invariant: used from one test at a time; fd closed once in close()
+    let fd: Int32
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw TestSupportError("bind: \(errno)") }
+    }
+
+    func listen() throws {
+        guard Glibc.listen(fd, 8) == 0 else { throw TestSupportError("listen: \(errno)") }
+    }
+
+    /// Whether a connection was waiting (accepted and closed at once).
+    func acceptOne() -> Bool {
+        let client = accept(fd, nil, nil)
+        guard client >= 0 else { return false }
+        Glibc.close(client)
+        return true
+    }
+
+    func close() { Glibc.close(fd) }
+}

@@ -1,0 +1,68 @@
+import AudioServer
+import Foundation
+import TestSupport
+import XCTest
+
+/// Idle means idle: the link's thread, connected to a server where nothing happens, is not woken
+/// at all (no timers, no polling), counted by the kernel.
+final class PulseLoopIdleTests: BusTestCase {
+    func testIdleLinkThreadHasZeroContextSwitchesPulseAudio() async throws { try await idle(.pulseaudio) }
+    func testIdleLinkThreadHasZeroContextSwitchesPipeWire() async throws { try await idle(.pipewire) }
+
+    func testIdleLinkThreadWaitingForAServerHasZeroContextSwitches() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mprisd-idle-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorder = try LinkRecorder(socket: directory.appendingPathComponent("pulse/native").path)
+        defer { recorder.stop() }
+        await recorder.waitFor("absence logged", { _ in !recorder.logLines.isEmpty })
+        let switches = try await quietestWindow()
+        XCTAssertEqual(switches, 0, "the waiting thread woke up")
+    }
+
+    private func idle(_ kind: ServerKind) async throws {
+        let server = try await TestAudioServer(kind, busAddress: bus.address)
+        defer { server.stop() }
+        let recorder = try LinkRecorder(socket: server.socketPath)
+        defer { recorder.stop() }
+        await recorder.waitFor("connected") { $0.server != nil && $0.defaultSink != nil }
+        let switches = try await quietestWindow()
+        XCTAssertEqual(switches, 0, "the connected thread woke up while the server was idle; changes: \(recorder.changes.count)")
+    }
+
+    /// The thread's context switches over 3 s windows; the fewest of up to 5 windows (a server
+    /// may still settle after its start: PipeWire suspends its idle sink after a few seconds, an
+    /// event the link rightly wakes up for). Returns at the first window with none.
+    private func quietestWindow() async throws -> Int {
+        guard let task = Self.linkThread() else {
+            XCTFail("no mprisd-pulse thread")
+            return -1
+        }
+        var fewest = Int.max
+        for _ in 0..<5 {
+            let before = try Self.contextSwitches(task)
+            try await Task.sleep(for: .seconds(3))
+            let after = try Self.contextSwitches(task)
+            fewest = min(fewest, after - before)
+            if fewest == 0 { break }
+        }
+        return fewest
+    }
+
+    /// The task id of the thread named "mprisd-pulse" in this process.
+    static func linkThread() -> String? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.first { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "mprisd-pulse"
+        }
+    }
+
+    /// voluntary + nonvoluntary context switches of a thread (`/proc/self/task/TID/status`).
+    static func contextSwitches(_ task: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
+        return status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches") || $0.contains("ctxt_switches:") }
+            .compactMap { $0.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+            .reduce(0, +)
+    }
+}
