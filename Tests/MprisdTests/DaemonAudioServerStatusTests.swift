@@ -143,6 +143,28 @@ final class DaemonAudioServerStatusTests: DaemonTestCase {
                        "one line for the connection, none per stream or per status call: \(daemonLog)")
     }
 
+    /// A recorder of the null sink's monitor (a screen recorder, a level meter) is shown as a
+    /// capture of a monitor, not as a microphone.
+    func testCaptureOfAMonitorIsShownAsSuch() async throws {
+        let pulse = try await startPulse()
+        try await startDaemon(environment: pulse.variables)
+        let recorder = try BackgroundProcess(name: "parec", "/usr/bin/parec",
+                                             ["--device=\(PulseServer.sinkName).monitor", "--raw", "--property=media.role=production"],
+                                             environment: pulse.environment(adding: environment()), onOutput: { _ in })
+        streams.append(recorder)
+        let seen = try await waitForStatus("the daemon shows parec's capture", timeout: .seconds(20)) { status in
+            ((try? AudioDocument(status))?.streams ?? []).contains { $0.pid == recorder.pid }
+        }
+        let capture = try XCTUnwrap(try AudioDocument(seen).streams?.first { $0.pid == recorder.pid })
+        XCTAssertEqual(capture.direction, "capture", seen.json)
+        XCTAssertEqual(capture.device, PulseServer.sinkName + ".monitor")
+        XCTAssertTrue(capture.monitor, seen.json)
+
+        let text = try await mprisd(["status"])
+        let row = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.contains("parec") }, text.stdout)
+        XCTAssertTrue(row.contains("capture (monitor)"), String(row))
+    }
+
     /// On a PipeWire desktop: the daemon finds pipewire-pulse's socket in `$XDG_RUNTIME_DIR` by
     /// itself (no PULSE_SERVER), shows the stream and the null sink, says so when the server dies
     /// and shows it again once it is back.
@@ -181,10 +203,13 @@ final class DaemonAudioServerStatusTests: DaemonTestCase {
         XCTAssertTrue(text.stdout.contains("Audio server  not connected: "), text.stdout)
 
         try await pipewire.start()
+        // Only that the server and its sink are back: which sink is the default right after a
+        // restart is the route follower's business (pipewire-pulse answers `@DEFAULT_SINK@` until
+        // WirePlumber has set it, then announces the change; 2 runs in ~50 kept the placeholder).
         try await waitForStatus("connected again", timeout: .seconds(20)) { status in
             guard let document = try? AudioDocument(status) else { return false }
             return document.audioServer?.connected == true
-                && document.devices?.contains { $0.name == PipeWireServer.sinkName && $0.default } == true
+                && document.devices?.contains { $0.name == PipeWireServer.sinkName } == true
         }
         let daemonLog = daemon?.stderr ?? ""
         XCTAssertEqual(daemonLog.split(separator: "\n").filter { $0.contains("audio server: connected to") }.count, 2,

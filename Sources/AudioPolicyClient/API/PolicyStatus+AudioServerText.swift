@@ -11,15 +11,15 @@ import Posix
 ///   12  paplay  music  playback   mprisd_null  100%    running  -        -
 ///
 /// Devices
-///   KIND     NAME                 DESCRIPTION            DEFAULT  AVAILABLE  PORTS
-///   sink     mprisd_null          Null Output            *        yes        -
-///   monitor  mprisd_null.monitor  Monitor of Null Output  -       yes        -
+///   KIND     NAME                 DESCRIPTION             DEFAULT  AVAILABLE  PORTS
+///   sink     mprisd_null          Null Output             *        yes        -
+///   monitor  mprisd_null.monitor  Monitor of Null Output  -        yes        -
 /// ```
 ///
 /// Every name here was chosen by someone else — an app names its own stream, a driver or a
-/// Bluetooth device its device — so each one is cut to a width that keeps a row on one line of
-/// a terminal (`…` marks the cut) before `TextTable` escapes its control characters. A daemon
-/// that follows no server (`audioServer` nil) adds nothing.
+/// Bluetooth device its device — so each one has its control characters escaped and is cut to
+/// a width that keeps a row on one line of a terminal (`…` marks the cut; the escapes count).
+/// A daemon that follows no server (`audioServer` nil) adds nothing.
 extension PolicyStatus {
     /// How many characters of each outside name a row shows.
     enum ShownLength {
@@ -27,8 +27,8 @@ extension PolicyStatus {
         static let role = 24
         static let device = 48
         static let description = 40
-        static let session = 32
-        static let action = 40
+        static let session = 40
+        static let action = 64
         static let port = 32
         static let ports = 120
     }

@@ -4,12 +4,14 @@ import SystemContext
 extension Commands {
     static let status = Command(
         name: "status",
-        summary: "show sessions, players, route, volume, silent mode, lock",
+        summary: "show sessions, players, route, volume, silent mode, lock, audio server",
         help: """
             Usage: mprisd status [--json]
 
             Shows what the policy daemon knows: registered sessions (owner, category, state),
-            foreign MPRIS players, the current route, the output volume, silent mode and lock.
+            foreign MPRIS players, the current route, the output volume, silent mode and lock;
+            the audio server (connected or why not), its streams (app, role, device, volume,
+            what the daemon does to each) and its sinks and sources (default, available).
 
             Options:
               --json      print a stable JSON document instead of the table
