@@ -25,6 +25,42 @@ final class ServerRouteFollowerTests: XCTestCase {
         XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:null-sink"])
     }
 
+    func testWithoutAPickTheRouteStartsOnTheDefaultSink() throws {
+        var server = ServerInventories()
+        server.addSink("hdmi-tv")
+        server.addSink("null-sink")
+        server.addSink("z-line-out")
+        server.inventory.defaultSink = "null-sink"
+        follower.follow(server.connected())
+        let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:null-sink"])
+        XCTAssertNil(system.conditions.routeOverride, "the default found at connection is not a pick")
+    }
+
+    func testASpeakerDefaultUnderAnHDMISinkBecomesThePickAtConnection() throws {
+        var server = ServerInventories()
+        server.addSink("analog", properties: ["device.form_factor": "internal"])
+        server.addSink("hdmi", properties: ["device.profile.name": "hdmi-stereo"])
+        server.inventory.defaultSink = "analog"
+        follower.follow(server.connected())
+        XCTAssertEqual(system.conditions.routeOverride, "pulse-sink:analog", "automatic routing would take the HDMI sink")
+        let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:analog"])
+
+        follower.follow(server.change { $0.remove(.sink, named: "hdmi") })
+        XCTAssertFalse(music.routeReasons().contains(.oldDeviceUnavailable), "the monitor nobody played on went away")
+    }
+
+    func testAnExistingPickIsKeptAtConnection() throws {
+        routing.routePicked("speaker")  // persisted `mprisd route use speaker`
+        var server = ServerInventories()
+        server.addSink("analog", properties: ["device.form_factor": "internal"])
+        server.addSink("hdmi", properties: ["device.profile.name": "hdmi-stereo"])
+        server.inventory.defaultSink = "analog"
+        follower.follow(server.connected())
+        XCTAssertEqual(system.conditions.routeOverride, "speaker")
+    }
+
     func testADefaultSinkChangeMovesSessionsWithoutAPause() throws {
         var server = ServerInventories()
         server.addSink("null-sink")
@@ -44,9 +80,10 @@ final class ServerRouteFollowerTests: XCTestCase {
         var server = ServerInventories()
         server.addSink("null-sink")
         server.addSink("hdmi")
-        server.addSink("usb-dac")
         follower.follow(server.connected())
+        follower.follow(server.change { $0.addSink("usb-dac", properties: ["device.bus": "usb"]) })
         let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:usb-dac"], "the device plugged in last")
 
         // The session plays on usb-dac; one change takes it away and picks hdmi. The pause comes
         // from the removal, the pick moves the route after it.
@@ -123,6 +160,7 @@ final class ServerRouteFollowerTests: XCTestCase {
         var restarted = ServerInventories()
         restarted.addSink("usb-dac")
         restarted.addSink("null-sink")
+        restarted.inventory.defaultSink = "null-sink"
         follower.follow(restarted.connected())
         XCTAssertEqual(music.routeReasons(), [], "the same sinks came back: no route changed")
         XCTAssertEqual(follower.ports.map(\.id), ["pulse-sink:null-sink", "pulse-sink:usb-dac"])

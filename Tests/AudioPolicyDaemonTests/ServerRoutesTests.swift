@@ -36,6 +36,17 @@ final class ServerRoutesTests: XCTestCase {
         XCTAssertNil(update.micMuted)
     }
 
+    func testTheDefaultSinkConnectsLastSoThatAutomaticRoutingLandsOnIt() {
+        var server = ServerInventories()
+        server.addSink("a-sink")
+        server.addSink("m-sink")
+        server.addSink("z-sink")
+        server.inventory.defaultSink = "m-sink"
+        var routes = ServerRoutes()
+        XCTAssertEqual(routes.update(for: server.connected()).connected.map(\.id),
+                       ["pulse-sink:a-sink", "pulse-sink:z-sink", "pulse-sink:m-sink"])
+    }
+
     func testASinkAppearingConnectsAndDisappearingDisconnects() {
         var server = ServerInventories()
         server.addSink("null-sink")
@@ -110,6 +121,18 @@ final class ServerRoutesTests: XCTestCase {
         XCTAssertEqual(removed, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"]))
         let fallback = routes.update(for: server.change { $0.inventory.defaultSink = "null-sink" })
         XCTAssertTrue(fallback.isEmpty, "the default named a sink that was gone already: \(fallback)")
+    }
+
+    func testAFirstDefaultAfterNoneIsTheServerSettlingNotAPick() {
+        var server = ServerInventories()
+        server.addSink("null-sink")
+        server.addSink("usb-dac")
+        server.inventory.defaultSink = nil  // pipewire-pulse before WirePlumber chose one
+        var routes = ServerRoutes()
+        _ = routes.update(for: server.connected())
+        let settled = routes.update(for: server.change { $0.inventory.defaultSink = "null-sink" })
+        XCTAssertNil(settled.picked)
+        XCTAssertEqual(routes.update(for: server.change { $0.inventory.defaultSink = "usb-dac" }).picked, "pulse-sink:usb-dac")
     }
 
     func testSinksOfAJackWatchedCardLeavePlugStateToTheJacks() {

@@ -10,14 +10,14 @@ final class DaemonServerRouteTests: DaemonTestCase {
     // MARK: A sink going away
 
     func testASinkUnloadedUnderAPlayingPlayerPausesItOnPulseAudio() async throws {
-        try await sinkUnloadedPausesThePlayer(on: try await TestAudioServer.pulseAudio())
+        try await sinkUnloadedPausesThePlayer(on: try await RouteTestServer.pulseAudio())
     }
 
     func testASinkUnloadedUnderAPlayingPlayerPausesItOnPipeWire() async throws {
-        try await sinkUnloadedPausesThePlayer(on: try await TestAudioServer.pipeWire(bus: bus))
+        try await sinkUnloadedPausesThePlayer(on: try await RouteTestServer.pipeWire(bus: bus))
     }
 
-    private func sinkUnloadedPausesThePlayer(on server: TestAudioServer) async throws {
+    private func sinkUnloadedPausesThePlayer(on server: RouteTestServer) async throws {
         defer { server.stop() }
         try await startDaemon(environment: server.variables)
         try await waitForStatus("the server's sink is an output", timeout: .seconds(15)) {
@@ -44,14 +44,14 @@ final class DaemonServerRouteTests: DaemonTestCase {
     // MARK: The default sink
 
     func testADefaultSinkChangeIsAPickThatNeverPausesOnPulseAudio() async throws {
-        try await defaultSinkChangeNeverPauses(on: try await TestAudioServer.pulseAudio())
+        try await defaultSinkChangeNeverPauses(on: try await RouteTestServer.pulseAudio())
     }
 
     func testADefaultSinkChangeIsAPickThatNeverPausesOnPipeWire() async throws {
-        try await defaultSinkChangeNeverPauses(on: try await TestAudioServer.pipeWire(bus: bus))
+        try await defaultSinkChangeNeverPauses(on: try await RouteTestServer.pipeWire(bus: bus))
     }
 
-    private func defaultSinkChangeNeverPauses(on server: TestAudioServer) async throws {
+    private func defaultSinkChangeNeverPauses(on server: RouteTestServer) async throws {
         defer { server.stop() }
         try await startDaemon(environment: server.variables)
         try await Pactl.run(["load-module", "module-null-sink", "sink_name=usb-dac"], environment: server.environment)
@@ -73,17 +73,61 @@ final class DaemonServerRouteTests: DaemonTestCase {
         XCTAssertFalse(daemon?.stderr.contains("went away") ?? true, daemon?.stderr ?? "")
     }
 
+    // MARK: A server restart
+
+    /// PipeWire killed and started again under the daemon: the player on a sink that comes back
+    /// is not paused (the ports stay while the server is away); a sink that does not come back
+    /// (a module loaded at run time) is gone, and the player routed to it pauses.
+    func testAServerRestartPausesOnlyForSinksThatDoNotComeBack() async throws {
+        let server = try await PipeWireServer(busAddress: bus.address)
+        defer { server.stop() }
+        try await startDaemon(environment: server.variables)
+        let sink = "pulse-sink:\(PipeWireServer.sinkName)"
+        try await waitForStatus("the null sink is the route", timeout: .seconds(15)) { $0.route.outputs.map(\.id) == [sink] }
+        let mpv = try await startMPV()
+
+        try await restart(server, connections: 2)
+        try await assertStays(mpv, "Playing", for: .milliseconds(500))
+        let back = try await busStatus()
+        XCTAssertEqual(back.route.outputs.map(\.id), [sink], "\(back)")
+
+        try await Pactl.run(["load-module", "module-null-sink", "sink_name=usb-dac"], environment: server.environment())
+        try await waitForStatus("the USB DAC is the route") { $0.route.outputs.map(\.id) == ["pulse-sink:usb-dac"] }
+        try await restart(server, connections: 3)
+        let paused = await mpv.waitForStatus("Paused", timeout: .seconds(10))
+        XCTAssertTrue(paused, "the USB DAC did not come back: \(daemon?.stderr ?? "")")
+        try await waitForStatus("the null sink is the route again") { $0.route.outputs.map(\.id) == [sink] }
+    }
+
+    /// Kills the server (as a crash would), starts it again and waits until the daemon has
+    /// connected `connections` times in all.
+    private func restart(_ server: PipeWireServer, connections: Int) async throws {
+        server.kill()
+        try await waitUntil("the daemon sees the server go", timeout: .seconds(10)) {
+            self.daemonLogCount("audio server gone") >= connections - 1
+        }
+        try await server.start()
+        try await waitUntil("the daemon connects again", timeout: .seconds(20)) {
+            self.daemonLogCount("connected to the audio server") >= connections
+        }
+    }
+
+    /// How many times the daemon has logged `fragment`.
+    private func daemonLogCount(_ fragment: String) -> Int {
+        (daemon?.stderr.components(separatedBy: fragment).count ?? 1) - 1
+    }
+
     // MARK: The microphone mute key
 
     func testTheMicMuteKeyInterruptsRecordingAndUnmutingDoesNotResumeOnPulseAudio() async throws {
-        try await micMuteKey(on: try await TestAudioServer.pulseAudio())
+        try await micMuteKey(on: try await RouteTestServer.pulseAudio())
     }
 
     func testTheMicMuteKeyInterruptsRecordingAndUnmutingDoesNotResumeOnPipeWire() async throws {
-        try await micMuteKey(on: try await TestAudioServer.pipeWire(bus: bus))
+        try await micMuteKey(on: try await RouteTestServer.pipeWire(bus: bus))
     }
 
-    private func micMuteKey(on server: TestAudioServer) async throws {
+    private func micMuteKey(on server: RouteTestServer) async throws {
         defer { server.stop() }
         try await Pactl.run(server.loadMicrophone("mic"), environment: server.environment)
         try await Pactl.run(["set-default-source", "mic"], environment: server.environment)
@@ -114,22 +158,23 @@ final class DaemonServerRouteTests: DaemonTestCase {
     }
 }
 
-/// PulseAudio or PipeWire for one test, as the daemon and the test's clients reach it.
-struct TestAudioServer {
+/// PulseAudio or PipeWire for one test, as the daemon and the test's clients reach it (a stand-in
+/// until TestSupport's `TestAudioServer` of the server harness is merged here).
+struct RouteTestServer {
     let variables: [String: String]
     let sinkName: String
     let isPipeWire: Bool
     let stop: @Sendable () -> Void
 
-    static func pulseAudio() async throws -> TestAudioServer {
+    static func pulseAudio() async throws -> RouteTestServer {
         let server = try await PulseServer()
-        return TestAudioServer(variables: server.variables, sinkName: PulseServer.sinkName, isPipeWire: false,
+        return RouteTestServer(variables: server.variables, sinkName: PulseServer.sinkName, isPipeWire: false,
                                stop: { server.stop() })
     }
 
-    static func pipeWire(bus: TestBus) async throws -> TestAudioServer {
+    static func pipeWire(bus: TestBus) async throws -> RouteTestServer {
         let server = try await PipeWireServer(busAddress: bus.address)
-        return TestAudioServer(variables: server.variables, sinkName: PipeWireServer.sinkName, isPipeWire: true,
+        return RouteTestServer(variables: server.variables, sinkName: PipeWireServer.sinkName, isPipeWire: true,
                                stop: { server.stop() })
     }
 

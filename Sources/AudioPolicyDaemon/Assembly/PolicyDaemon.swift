@@ -103,7 +103,8 @@ public enum PolicyDaemon {
         let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
         defer { routes.stop() }
 
-        // MARK: Audio server routes (sinks as ports, default sink as the pick, the mic mute key)
+        // MARK: Audio server routes (server-routes): sinks as ports, the default sink as the pick, the
+        // mic mute key — fed by the link's changes once it starts (below).
         let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
                                                followsBluetooth: routes.followsBluetooth) { log.info($0) }
         // MARK: end of audio server routes

@@ -43,6 +43,7 @@ public final class ServerRouteFollower: Sendable {
             log("audio server: output \(update.connected.map { "\($0.id) (\($0.type))" }.joined(separator: ", "))")
             routing.portsConnected(update.connected)
         }
+        if let candidate = update.defaultAtConnection { followDefaultAtConnection(candidate) }
         if let picked = update.picked {
             log("audio server: default output \(picked) (the user's pick)")
             routing.routePicked(picked)
@@ -51,5 +52,17 @@ public final class ServerRouteFollower: Sendable {
             log("audio server: microphone \(muted ? "muted" : "unmuted")")
             routing.system.setBuiltInMicMuted(muted)
         }
+    }
+
+    /// At connection, with no pick: if automatic routing would send a player elsewhere than the
+    /// server's default sink (a speaker-typed default under an HDMI or USB sink that outranks it),
+    /// the default becomes the pick — else the engine would pause players when a device they never
+    /// played on goes away.
+    private func followDefaultAtConnection(_ port: String) {
+        guard routing.pick == nil else { return }
+        let automatic = RouteSelection.route(for: SessionConfiguration(.playback), in: routing.system.conditions)
+        guard automatic.outputs.first?.id != port else { return }
+        log("audio server: default output \(port) (routing would land on \(automatic.outputs.first?.id ?? "nothing"))")
+        routing.routePicked(port)
     }
 }

@@ -14,15 +14,22 @@ public struct ServerRouteUpdate: Sendable, Hashable {
     public var picked: String?
     /// The microphone mute key's new state; nil: unchanged.
     public var micMuted: Bool?
+    /// On a connection: the default sink's port, which automatic routing should land on (the
+    /// follower applies it as the pick only where it does not; see `ServerRouteFollower`).
+    public var defaultAtConnection: String?
 
-    public init(disconnected: [String] = [], connected: [AudioPort] = [], picked: String? = nil, micMuted: Bool? = nil) {
+    public init(disconnected: [String] = [], connected: [AudioPort] = [], picked: String? = nil, micMuted: Bool? = nil,
+                defaultAtConnection: String? = nil) {
         self.disconnected = disconnected
         self.connected = connected
         self.picked = picked
         self.micMuted = micMuted
+        self.defaultAtConnection = defaultAtConnection
     }
 
-    public var isEmpty: Bool { disconnected.isEmpty && connected.isEmpty && picked == nil && micMuted == nil }
+    public var isEmpty: Bool {
+        disconnected.isEmpty && connected.isEmpty && picked == nil && micMuted == nil && defaultAtConnection == nil
+    }
 }
 
 /// The audio server's sinks as output ports, its default sink as the user's route pick and its
@@ -41,7 +48,11 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 /// - **Default sink → pick**: a change of the default sink while connected is the user's route
 ///   pick (pactl, GNOME, KDE), applied the way `mprisd route use` is (not persisted: the server
 ///   keeps its own default); the latest of the two acts wins. The default found at connection is
-///   not a pick (nobody picked it now): routing stays automatic, or keeps the pick it had. A default
+///   not a pick (nobody picked it now): routing stays automatic (the default sink connects last of
+///   the ports read, so of equals it gets the route), or keeps the pick it had. Only where automatic
+///   routing would land elsewhere with no pick (a laptop's speakers as default, an HDMI monitor
+///   outranking them) is the default applied as the pick, so that the engine's route is where the
+///   server sends audio and unplugging the monitor pauses nothing. A default
 ///   that changes because the old default sink went away is the server's fallback, not a pick:
 ///   the user's pick is remembered and applies again when its sink comes back (as both servers do).
 /// - **Microphone**: the default source, when it is not a monitor, muted → `true`; unmuted, no
@@ -51,6 +62,12 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 ///   players on devices that come back); the next `.connected` is diffed against them, so only the
 ///   sinks that did not come back disconnect. A server that never comes back leaves its last ports
 ///   listed. The microphone is reported unmuted at once.
+///
+/// Known limit: the engine routes by session configuration, not by stream. A sink added at run
+/// time takes the route like a plugged jack (last connected wins) whether or not the server moves
+/// streams there (PulseAudio without module-switch-on-connect does not); a player still playing on
+/// the default is then paused when that sink goes. Matching players to their streams (issue 14's
+/// pid pairing) would let the sink a player's stream is on decide.
 public struct ServerRoutes: Sendable {
     /// The jacks the daemon reads itself.
     public let jacks: JackWatch
@@ -75,19 +92,32 @@ public struct ServerRoutes: Sendable {
         }
         let now = availablePorts(in: change.current)
         update.disconnected = ports.keys.filter { now[$0] == nil }.sorted()
-        update.connected = now.values.filter { ports[$0.id] != $0 }.sorted { $0.id < $1.id }
+        update.connected = Self.defaultLast(now.values.filter { ports[$0.id] != $0 }, default: change.current.defaultSink)
         ports = now
-        if case .updated = change.kind { update.picked = pick(from: change.previous, to: change.current) }
+        switch change.kind {
+        case .updated: update.picked = pick(from: change.previous, to: change.current)
+        case .connected:
+            update.defaultAtConnection = change.current.defaultSink.map(ServerSinkPort.id(ofSink:)).flatMap { now[$0]?.id }
+        case .disconnected: break
+        }
         update.micMuted = reportMic(Self.isMicMuted(change.current))
         return update
+    }
+
+    /// `ports` in a stable order with the default sink's last: automatic routing takes the last
+    /// connected of equals, so without a pick the route lands where the server sends audio.
+    private static func defaultLast(_ ports: [AudioPort], default sink: String?) -> [AudioPort] {
+        let defaultID = sink.map(ServerSinkPort.id(ofSink:))
+        return ports.sorted { ($0.id == defaultID ? 1 : 0, $0.id) < ($1.id == defaultID ? 1 : 0, $1.id) }
     }
 
     /// The port of the new default sink, when the default changed by a user's act.
     private func pick(from previous: AudioInventory, to current: AudioInventory) -> String? {
         guard let sink = current.defaultSink, sink != previous.defaultSink else { return nil }
-        if let old = previous.defaultSink, current.device(.sink, named: old) == nil {
-            return nil  // the old default went away: the server's fallback, not the user's pick
-        }
+        // No default before: the server settling (WirePlumber chooses one after start), not a user.
+        guard let old = previous.defaultSink else { return nil }
+        // The old default went away: the server's fallback, not the user's pick.
+        guard current.device(.sink, named: old) != nil else { return nil }
         return ServerSinkPort.id(ofSink: sink)
     }
 
