@@ -123,5 +123,11 @@ let package = Package(
                           path: "Benchmarks/PolicyClient", linkerSettings: [.linkedLibrary("pthread")]),
         .executableTarget(name: "bench-soak", dependencies: ["CDBus"],
                           path: "Benchmarks/Soak"),
+        .executableTarget(name: "bench-pulse-watch", dependencies: ["CPulse"],
+                          path: "Benchmarks/PulseWatch"),
+        .executableTarget(name: "bench-duck-client", dependencies: ["CDBus"],
+                          path: "Benchmarks/DuckClient"),
+        .executableTarget(name: "bench-pulse-streams", dependencies: ["CPulse"],
+                          path: "Benchmarks/PulseStreams"),
     ]
 )

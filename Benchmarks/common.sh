@@ -78,6 +78,7 @@ start_bus() {
 <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
 </busconfig>
 CONF
+    rm -f "$work/bus.address"  # a bus started before in this run left its address there
     dbus-daemon --config-file="$work/bus.conf" --nofork --print-address=3 3> "$work/bus.address" \
         > /dev/null 2> "$work/bus.err" < /dev/null &
     pids[bus]=$!

@@ -95,7 +95,8 @@ final class ChangeJournalTests: XCTestCase {
         var player = playing()
         XCTAssertEqual(player.handle(.ducking(.began), cause: ""), [.readVolume])
         XCTAssertEqual(player.volumeRead(0.8), [.journal(.volume(found: 0.8, set: 0.8 * 0.3)),
-                                                 .send(.setVolume(0.8 * 0.3), reason: "ducked (was 0.8)")])
+                                                 .send(.setVolume(0.8 * 0.3), reason: "ducked (was 0.8)"),
+                                                 .readBackVolume])
         XCTAssertEqual(player.handle(.ducking(.ended), cause: ""),
                        [.send(.setVolume(0.8), reason: "ducking ended"), .unjournal(.volume)])
     }

@@ -97,7 +97,8 @@ final class ForeignPlayerRulesTests: XCTestCase {
         // The player answers with a value it had not announced yet: that one is saved.
         XCTAssertEqual(player.volumeRead(0.73),
                        [.journal(.volume(found: 0.73, set: 0.73 * ForeignPlayer.duckFactor)),
-                        .send(.setVolume(0.73 * ForeignPlayer.duckFactor), reason: "ducked (was 0.73)")])
+                        .send(.setVolume(0.73 * ForeignPlayer.duckFactor), reason: "ducked (was 0.73)"),
+                        .readBackVolume])
         _ = player.update(MPRISPlayerProperties(volume: 0.73 * ForeignPlayer.duckFactor))  // our own Set, echoed
         XCTAssertEqual(player.handle(.ducking(.ended), cause: ""),
                        [.send(.setVolume(0.73), reason: "ducking ended"), .unjournal(.volume)])
@@ -124,12 +125,37 @@ final class ForeignPlayerRulesTests: XCTestCase {
         XCTAssertNil(player.duck)
     }
 
-    func testPlayerWithoutVolumeIsNotDucked() {
+    func testPlayerWithoutVolumeIsDuckedThroughItsStreams() {
         var player = ForeignPlayer(busName: "org.mpris.MediaPlayer2.firefox", owner: ":1.9", token: 1)
         _ = player.load(MPRISPlayerProperties(playbackStatus: "Playing"))
         let actions = player.handle(.ducking(.began), cause: "")
-        guard case .log? = actions.first, actions.count == 1 else { return XCTFail("\(actions)") }
-        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [])
+        guard case .log? = actions.first, actions.last == .duckStreams, actions.count == 2 else { return XCTFail("\(actions)") }
+        XCTAssertTrue(player.duckByStream)
+        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [], "the stream policy follows its session")
+        XCTAssertEqual(player.handle(.ducking(.began), cause: ""), [], "handed over once, for good")
+    }
+
+    func testAReadOnlyVolumeHandsTheDuckToTheStreams() {
+        var player = playing(volume: 0.5)
+        _ = player.handle(.ducking(.began), cause: "")
+        _ = player.volumeRead(0.5)
+        let actions = player.volumeSetFailed("org.freedesktop.DBus.Error.PropertyReadOnly")
+        XCTAssertEqual(actions.first, .unjournal(.volume), "nothing was lowered")
+        XCTAssertEqual(actions.last, .duckStreams)
+        XCTAssertNil(player.duck)
+        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [], "no Volume to restore")
+    }
+
+    func testAnIgnoredVolumeHandsTheDuckToTheStreams() {
+        var player = playing(volume: 0.5)
+        _ = player.handle(.ducking(.began), cause: "")
+        _ = player.volumeRead(0.5)
+        XCTAssertEqual(player.volumeReadBack(0.5 * ForeignPlayer.duckFactor), [], "an honest player")
+        XCTAssertNotNil(player.duck)
+        let actions = player.volumeReadBack(0.5)
+        XCTAssertEqual(actions.first, .unjournal(.volume))
+        XCTAssertEqual(actions.last, .duckStreams)
+        XCTAssertNil(player.duck)
     }
 
     func testMalformedPropertiesAreIgnored() {

@@ -6,10 +6,12 @@ import SessionCore
 /// be added later), encoded by the client.
 extension PolicyWire {
     /// A decoded configuration dictionary. Missing keys take SessionConfiguration's defaults
-    /// (options are not sticky); `name` is nil when absent.
+    /// (options are not sticky); `name` is nil when absent. `manageStreams` (false when absent)
+    /// is read by `Register` only.
     package struct ConfigurationRequest: Sendable, Hashable {
         package var configuration: SessionConfiguration
         package var name: String?
+        package var manageStreams = false
     }
 
     package static func decodeConfiguration(_ value: DBusValue) throws(DBusError) -> ConfigurationRequest {
@@ -46,10 +48,17 @@ extension PolicyWire {
         if let raw = entries[ConfigurationKey.name] {
             name = try string(raw, key: ConfigurationKey.name)
         }
-        return ConfigurationRequest(configuration: configuration, name: name)
+        var manageStreams = false
+        if let raw = entries[ConfigurationKey.manageStreams] {
+            manageStreams = try flag(raw, key: ConfigurationKey.manageStreams)
+        }
+        return ConfigurationRequest(configuration: configuration, name: name, manageStreams: manageStreams)
     }
 
-    package static func encodeConfiguration(_ configuration: SessionConfiguration, name: String?) -> DBusValue {
+    /// The configuration dictionary; `manageStreams` is only written when true (a daemon that
+    /// predates the key ignores it anyway).
+    package static func encodeConfiguration(_ configuration: SessionConfiguration, name: String?,
+                                            manageStreams: Bool = false) -> DBusValue {
         var pairs: [(String, DBusValue)] = [
             (ConfigurationKey.category, .string(configuration.category.rawValue)),
             (ConfigurationKey.mode, .string(configuration.mode.rawValue)),
@@ -57,6 +66,7 @@ extension PolicyWire {
                                               configuration.options.elements.map { .string($0.rawValue) })),
         ]
         if let name { pairs.append((ConfigurationKey.name, .string(name))) }
+        if manageStreams { pairs.append((ConfigurationKey.manageStreams, .boolean(true))) }
         return dictionary(pairs)
     }
 

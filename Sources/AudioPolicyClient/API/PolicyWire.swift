@@ -10,6 +10,9 @@ package enum PolicyWire {
         package static let mode = "mode"
         package static let options = "options"
         package static let name = "name"
+        /// `Register` only: the daemon applies the session's ducking and interruptions to the
+        /// audio-server streams of the caller's process tree (`mprisd run`).
+        package static let manageStreams = "manageStreams"
     }
 
     /// Keys of `Activate` / `Deactivate` options.

@@ -35,7 +35,8 @@ extension PolicyClient {
     private func reregister(_ key: UInt64, _ record: RemoteRecord, with daemon: String, generation: UInt64) {
         let register = Message.methodCall(destination: daemon, path: AudioPolicyNames.objectPath, interface: AudioPolicyNames.interface,
                                           member: "Register",
-                                          body: [PolicyWire.encodeConfiguration(record.configuration, name: record.name)])
+                                          body: [PolicyWire.encodeConfiguration(record.configuration, name: record.name,
+                                                                                manageStreams: record.manageStreams)])
         connection.call(register, timeout: timeout) { [weak self] result in
             guard let self, case .success(let reply) = result,
                   case .objectPath(let path)? = reply.body.first else { return }

@@ -93,23 +93,27 @@ public final class PolicyClient: Sendable {
     public var daemon: String? { state.withLock { $0.daemon } }
 
     /// Registers a new session with the daemon.
-    /// - Parameter name: the display name (the program), shown by `mprisd status`.
+    /// - Parameters:
+    ///   - name: the display name (the program), shown by `mprisd status`.
+    ///   - manageStreams: the daemon applies this session's ducking and interruptions to the
+    ///     audio-server streams of the caller's process tree — for a wrapper (`mprisd run`) whose
+    ///     program does not speak this API; a library client that ducks itself leaves it false.
     /// - Throws: `mediaServicesFailed` when no daemon runs or it does not answer; the daemon's
     ///   `SessionError` (`badParam` for an option that does not fit the category).
     public func register(_ configuration: SessionConfiguration = SessionConfiguration(),
-                         name: String = "") throws(SessionError) -> RemoteSession {
+                         name: String = "", manageStreams: Bool = false) throws(SessionError) -> RemoteSession {
         _ = try configuration.validated()
         let (daemon, generation) = state.withLock { ($0.daemon, $0.generation) }
         guard let daemon else { throw .mediaServicesFailed }
         let reply = try call(daemon, AudioPolicyNames.objectPath, AudioPolicyNames.interface, "Register",
-                             [PolicyWire.encodeConfiguration(configuration, name: name)])
+                             [PolicyWire.encodeConfiguration(configuration, name: name, manageStreams: manageStreams)])
         guard case .objectPath(let path)? = reply.body.first else { throw .mediaServicesFailed }
         let claimed = state.withLock { state -> RemoteSession? in
             guard state.generation == generation, !state.closed else { return nil }
             state.nextKey += 1
             let session = RemoteSession(client: self, key: state.nextKey)
             state.records[session.key] = RemoteRecord(session: WeakSession(session), configuration: configuration,
-                                                      name: name, path: path)
+                                                      name: name, manageStreams: manageStreams, path: path)
             claim(path, for: session.key, in: &state)
             return session
         }

@@ -10,6 +10,8 @@ struct RemoteRecord: Sendable {
     let session: WeakSession
     var configuration: SessionConfiguration
     var name: String
+    /// Registered with `manageStreams` (kept for a re-registration with a restarted daemon).
+    var manageStreams = false
     /// Its object on the current daemon; nil while there is none (daemon gone, re-registering).
     var path: ObjectPath?
     /// Active as far as the client knows (activated, not since deactivated or interrupted).

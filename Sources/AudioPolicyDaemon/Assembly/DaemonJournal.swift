@@ -31,9 +31,13 @@ final class DaemonJournal: Sendable {
         lock = JournalLock()
         if lock == nil { log.warning("the journal lock could not be taken; replaying without it") }
         let left = ChangeJournal.read(log: say)
-        if !left.isEmpty { say("journal: a previous mprisd left \(left.count) change(s) to undo") }
+        // Stream changes are restored by the stream policy once the audio server is connected.
+        let streams = ChangeJournal.readStreams(log: say)
+        if !left.isEmpty || !streams.isEmpty {
+            say("journal: a previous mprisd left \(left.count + streams.count) change(s) to undo")
+        }
         let waiting = JournalReplay(connection: connection, log: say).run(left)
-        journal = ChangeJournal(entries: waiting, log: { log.warning($0) })
+        journal = ChangeJournal(entries: waiting, streams: streams, log: { log.warning($0) })
         pending = PendingResumes(connection: connection, journal: journal, waiting: waiting, log: say)
         pending.start()
         guardPipe = JournalGuard.start(log: log)

@@ -14,7 +14,8 @@ import Glibc
 /// Then it replays the journal (`JournalReplay`): volumes set back at once, pauses resumed —
 /// those whose cause is still on the bus (a call that goes on) when that cause goes. It stops
 /// waiting as soon as another daemon owns `org.mprisd.AudioPolicy` (that one adopts the rest).
-/// After a clean stop the journal is empty and it exits at once.
+/// After a clean stop the journal is empty and it exits at once. Entries about audio-server
+/// streams are left for the next daemon, which restores them once it connects to the server.
 ///
 /// It ignores the stop signals (SIGINT from a terminal reaches the whole process group): the
 /// daemon decides when it ends, by ending.
@@ -76,6 +77,9 @@ public enum JournalGuard {
             let lock = JournalLock()
             defer { withExtendedLifetime(lock) {} }
             let entries = ChangeJournal.read(log: say)
+            // Streams are the next daemon's: the guard has no audio-server connection. They stay
+            // in the journal whatever happens to the players' entries.
+            let streams = ChangeJournal.readStreams(log: say)
             guard !entries.isEmpty else { return ExitStatus.success }
             do {
                 connection = try Connection(bus: .session)
@@ -85,7 +89,7 @@ public enum JournalGuard {
             }
             say("the daemon died; undoing what it changed in other programs")
             waiting = JournalReplay(connection: connection, log: say).run(entries)
-            journal = ChangeJournal(entries: waiting, log: say)
+            journal = ChangeJournal(entries: waiting, streams: streams, log: say)
         }
         defer { connection.close() }
         guard !waiting.isEmpty else { return ExitStatus.success }

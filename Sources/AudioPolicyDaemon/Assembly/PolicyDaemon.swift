@@ -126,12 +126,23 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
-        // MARK: Audio server (server-status): connected from now on, stopped on the way out.
-        startAudioServer(audioServer, log: log) { change in
-            serverRoutes.follow(change)  // server-routes
+        // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
+        // registered with `manageStreams`, fed by the one link made above.
+        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
+        if let streams {
+            service.follow(streams: streams)
+            players.follow(streams: streams)  // players whose Volume cannot duck them
         }
-        defer { audioServer.stop() }
-        // MARK: end of audio server (server-status)
+        startAudioServer(audioServer, log: log) { change in
+            serverRoutes.follow(change)
+            streams?.inventoryChanged(change)
+        }
+        // The streams' changes are undone while the link is still up; then the link goes.
+        defer {
+            streams?.stop()
+            audioServer.stop()
+        }
+        // MARK: end of audio-server streams
 
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
@@ -147,6 +158,7 @@ public enum PolicyDaemon {
             // A clean stop undoes everything the daemon did to other programs, and waits until
             // the bus has taken those calls (a reply to a later call comes after them).
             players.stop()
+            streams?.stop()  // audio-server streams: every duck and mute undone, while the link is up
             system.waitForDelivery()  // the sessions' signals about it are sent before the barrier
             changes.undoAll()
             barrier(connection)
@@ -157,14 +169,25 @@ public enum PolicyDaemon {
         return ExitStatus.success  // closing the connection releases the name
     }
 
-    /// Starts the audio server link. The link logs by itself, once each, that there is no server,
-    /// that it connected (`audio server: connected to the audio server: NAME VERSION`) and that
-    /// the server went away — never per event or per retry. A link that cannot start leaves the
-    /// daemon running without a server, and `mprisd status` says so.
-    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog,
-                                         onChange: @escaping @Sendable (InventoryChange) -> Void) {
+    /// The stream policy for `link`; nil (with a warning) when its thread cannot start.
+    private static func makeStreamPolicy(link: AudioServerLink, connection: Connection, journal: ChangeJournal,
+                                         log: DaemonLog) -> StreamPolicy? {
         do throws(PosixError) {
-            try link.start(onChange: onChange)
+            return try StreamPolicy(link: link, connection: connection, journal: journal, log: { log.info($0) })
+        } catch {
+            log.warning("audio-server streams are not managed: \(error)")
+            return nil
+        }
+    }
+
+    /// Starts the audio server link, whose changes go to `follow`. The link logs by itself, once
+    /// each, that there is no server, that it connected (`audio server: connected to the audio
+    /// server: NAME VERSION`) and that the server went away — never per event or per retry. A link
+    /// that cannot start leaves the daemon running without a server, and `mprisd status` says so.
+    private static func startAudioServer(_ link: AudioServerLink, log: DaemonLog,
+                                         follow: @escaping @Sendable (InventoryChange) -> Void) {
+        do throws(PosixError) {
+            try link.start(onChange: follow)
         } catch {
             log.warning("audio server: not followed: \(error)")
         }

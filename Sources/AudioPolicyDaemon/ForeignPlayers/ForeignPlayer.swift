@@ -46,7 +46,13 @@ struct ForeignPlayer: Sendable {
         var changedByUser = false
     }
 
-    /// How much quieter a ducked player gets (WirePlumber ~0.3; field notes).
+    /// Its `Volume` cannot duck it (missing, read-only or ignored): its audio-server streams are
+    /// ducked instead (`StreamPolicy`), for the rest of its life.
+    private(set) var duckByStream = false
+
+    /// The duck ratio: how much quieter a ducked player gets — its `Volume` × 0.3 (WirePlumber
+    /// ~0.3; field notes). The same ratio lowers ducked audio-server streams (`StreamPolicy`),
+    /// there on the server's cubic volume scale.
     static let duckFactor = 0.3
 
     /// Found by the daemon's first look at the bus (not started while it ran): if it plays, the
@@ -134,8 +140,8 @@ struct ForeignPlayer: Sendable {
             guard canPlay else { return over + [.log("cannot resume \(busName) (CanPlay is false)")] }
             return [.send(.play, reason: "interruption ended")] + over
         case .ducking(.began):
-            guard duck == nil, !duckPending else { return [] }
-            guard properties.volume != nil else { return [.log("cannot duck \(busName): it has no Volume")] }
+            guard duck == nil, !duckPending, !duckByStream else { return [] }
+            guard properties.volume != nil else { return volumeUnusable("it has no Volume") }
             duckPending = true
             return [.readVolume]
         case .ducking(.ended):
@@ -173,11 +179,35 @@ struct ForeignPlayer: Sendable {
     mutating func volumeRead(_ volume: Double?) -> [ForeignPlayerAction] {
         guard duckPending else { return [] }
         duckPending = false
-        guard let volume = volume ?? properties.volume else { return [.log("cannot duck \(busName): it has no Volume")] }
+        guard let volume = volume ?? properties.volume else { return volumeUnusable("it has no Volume") }
         let lowered = volume * Self.duckFactor
         duck = Duck(saved: volume, lowered: lowered)
         return [.journal(.volume(found: volume, set: lowered)),
-                .send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))")]
+                .send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))"),
+                .readBackVolume]
+    }
+
+    /// Setting the lowered `Volume` failed (read-only, "not supported"): nothing was lowered.
+    mutating func volumeSetFailed(_ error: String) -> [ForeignPlayerAction] {
+        guard duck != nil else { return [] }
+        duck = nil
+        return [.unjournal(.volume)] + volumeUnusable("setting its Volume failed (\(error))")
+    }
+
+    /// `Volume` read back after lowering it (nil: no answer, nothing is concluded). Still the
+    /// value we lowered from: the player ignores `Volume`.
+    mutating func volumeReadBack(_ volume: Double?) -> [ForeignPlayerAction] {
+        guard let volume, let current = duck, !current.changedByUser,
+              Self.same(volume, current.saved), !Self.same(current.saved, current.lowered) else { return [] }
+        duck = nil
+        return [.unjournal(.volume)] + volumeUnusable("it ignores Volume (still \(ForeignPlayerCommand.format(volume)))")
+    }
+
+    /// From now on its streams are ducked instead of its `Volume`.
+    private mutating func volumeUnusable(_ reason: String) -> [ForeignPlayerAction] {
+        guard !duckByStream else { return [] }
+        duckByStream = true
+        return [.log("\(busName): \(reason); ducked through its audio-server streams instead"), .duckStreams]
     }
 
     /// The policy's pause is over (resumed, given up, or the user played it): nothing of it is

@@ -17,6 +17,12 @@ enum ForeignPlayerAction: Sendable, Hashable {
     /// Read the player's `PlaybackStatus` now (an interruption ended and the cached status may
     /// be stale); the answer goes to `ForeignPlayer.statusRead`.
     case readStatus
+    /// Read `Volume` back after lowering it: a player that ignores it (Spotify) still reports
+    /// the old value; the answer goes to `ForeignPlayer.volumeReadBack`.
+    case readBackVolume
+    /// Its `Volume` cannot duck it (missing, read-only or ignored): the stream policy ducks its
+    /// audio-server streams instead, following its session.
+    case duckStreams
     /// Write the change about to be made down in the journal (before it is made).
     case journal(JournalEntry.Change)
     /// Cross the change of this kind out of the journal: it is undone, or over.

@@ -25,6 +25,14 @@ extension ForeignPlayerTracker {
             case .readVolume:
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 readVolume(of: target, name: name, token: token)
+            case .readBackVolume:
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                read("Volume", of: target, name: name, token: token) { value, player in
+                    guard case .double(let volume)? = value else { return player.volumeReadBack(nil) }
+                    return player.volumeReadBack(volume)
+                }
+            case .duckStreams:
+                duckThroughStreams(name, token: token)
             case .readStatus:
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 readStatus(of: target, name: name, token: token)
@@ -71,6 +79,9 @@ extension ForeignPlayerTracker {
                 }
             case .failure(let error):
                 log("could not have \(name) \(command.verb) (\(reason)): \(error)")
+                guard case .setVolume = command, let self else { return }
+                let more = self.modify(name, token) { $0.player.volumeSetFailed(error.name) } ?? []
+                self.perform(more, for: name, token: token)
             }
         }
     }
@@ -96,7 +107,7 @@ extension ForeignPlayerTracker {
     /// Gets one property of the player (nil on an error reply, a timeout or a non-variant answer)
     /// and hands it to `apply` on the player still tracked under `token`, then carries out what
     /// that decided.
-    private func read(_ property: String, of owner: String, name: String, token: UInt64,
+    func read(_ property: String, of owner: String, name: String, token: UInt64,
                       _ apply: @escaping @Sendable (DBusValue?, inout ForeignPlayer) -> [ForeignPlayerAction]) {
         connection.call(ForeignPlayerQuery.property(property, of: owner), timeout: Self.callTimeout) { [weak self] result in
             guard let self else { return }

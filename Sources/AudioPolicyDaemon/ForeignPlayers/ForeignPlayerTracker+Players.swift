@@ -122,6 +122,7 @@ extension ForeignPlayerTracker {
         tracked.signals?.cancel()
         tracked.events?.cancel()
         var player = tracked.player
+        if player.duckByStream { state.withLock { $0.streams }?.release(tracked.number) }
         if restoreVolume { perform(player.undo(), for: player.busName, token: player.token, owner: player.owner) }
         if !keepJournal { journal?.forgetAll(player: player.busName, owner: player.owner) }
         if let reason, tracked.session != nil { log("stopped tracking \(player.busName): \(reason)") }

@@ -70,6 +70,9 @@ public final class ForeignPlayerTracker: Sendable {
         var nextToken: UInt64 = 0
         var nameSubscription: SignalSubscription?
         var eventToken: UInt64?
+        /// Ducks the streams of players whose `Volume` cannot (`follow(streams:)`); weak: the
+        /// daemon owns it.
+        weak var streams: StreamPolicy?
     }
 
     /// A tracker of the players on `connection` (the session bus), as sessions of `system`.

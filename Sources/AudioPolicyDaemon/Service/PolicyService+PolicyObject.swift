@@ -69,7 +69,8 @@ extension PolicyService {
         // A desktop has no permission prompt: the system's decider answers at once (it grants by
         // default), so a call app's playAndRecord activation is not refused for want of asking.
         _ = session.requestRecordPermission()
-        let served = ServedSession(number: number, session: session, owner: owner, name: name)
+        let served = ServedSession(number: number, session: session, owner: owner, name: name,
+                                   managesStreams: request.manageStreams)
         let path: ObjectPath
         let object: ExportedObject
         do {
@@ -93,7 +94,10 @@ extension PolicyService {
             served.detach()
             throw Self.gone
         }
-        log("\(served.label) registered as \(session.configuration)")
+        log("\(served.label) registered as \(session.configuration)\(request.manageStreams ? " (its streams managed)" : "")")
+        if request.manageStreams {
+            followedStreams?.manage(session, number: number, label: served.label, owner: owner)
+        }
         followedPlayers?.ownerRegistered(owner)
         return path
     }

@@ -57,6 +57,13 @@ public final class PolicyService: Sendable {
         weak var tracker: ForeignPlayerTracker?
     }
 
+    /// The stream policy (`follow(streams:)`), held weakly like the players.
+    let streamFollower = Mutex(WeakStreams())
+
+    struct WeakStreams {
+        weak var policy: StreamPolicy?
+    }
+
     /// A service for `system` on `connection`; nothing is exported until `start`.
     ///
     /// - Parameters:
@@ -141,7 +148,10 @@ public final class PolicyService: Sendable {
         }
         conditionsWatch?.cancel()
         watch?.cancel()
-        for served in sessions.sorted(by: { $0.number < $1.number }) { served.detach() }
+        for served in sessions.sorted(by: { $0.number < $1.number }) {
+            served.detach()
+            followedStreams?.release(served.number)
+        }
         object?.unexport()
         // `sessions` goes here, outside the lock: the engine undoes their effects now.
     }
@@ -204,6 +214,7 @@ public final class PolicyService: Sendable {
             return served
         }) else { return }
         served.detach()
+        followedStreams?.release(number)
         log("\(served.label) removed: \(reason)")
     }
 

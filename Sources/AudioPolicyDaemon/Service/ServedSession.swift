@@ -18,6 +18,8 @@ final class ServedSession: Sendable {
     /// The unique name that registered it; the only caller allowed to use its methods.
     let owner: String
     let session: AudioSession
+    /// Registered with `manageStreams`: the daemon acts on its process tree's streams.
+    let managesStreams: Bool
 
     private struct Attachments {
         var name: String
@@ -27,10 +29,11 @@ final class ServedSession: Sendable {
 
     private let attachments: Mutex<Attachments>
 
-    init(number: UInt64, session: AudioSession, owner: String, name: String) {
+    init(number: UInt64, session: AudioSession, owner: String, name: String, managesStreams: Bool = false) {
         self.number = number
         self.owner = owner
         self.session = session
+        self.managesStreams = managesStreams
         attachments = Mutex(Attachments(name: name))
     }
 

@@ -62,7 +62,8 @@ private struct SessionLink {
         }
         do {
             let client = try PolicyClient(connection: connection)
-            let session = try client.register(request.configuration, name: request.name)
+            // The program does not speak our API: the daemon acts on its audio-server streams.
+            let session = try client.register(request.configuration, name: request.name, manageStreams: true)
             let verbose = request.verbose
             let subscription = session.onEvent { event in
                 if verbose { Output.error("mprisd run: \(event)") }

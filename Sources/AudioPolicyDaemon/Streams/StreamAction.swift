@@ -1,0 +1,65 @@
+import AudioServer
+
+/// One step the stream policy decided, carried out in order outside its lock, on its thread:
+/// a journal entry is always written before the change it describes.
+enum StreamAction: Sendable {
+    case journal(StreamJournalEntry)
+    /// Crosses out the entries of `kind` about `stream` of server `cookie`.
+    case unjournal(cookie: UInt32, index: UInt32, kind: StreamJournalEntry.Kind)
+    case setVolume(StreamID, ChannelVolume, reason: String)
+    case setMute(StreamID, Bool, reason: String)
+    /// Undoes the change `entry` describes (the user's volume, or unmuted); its journal entry is
+    /// crossed out once the server accepted. Refused — the stream went meanwhile, and the server's
+    /// restore database may have kept our value — the entry becomes an orphan.
+    case undo(StreamJournalEntry, reason: String)
+    case log(String)
+}
+
+extension StreamPolicy {
+    /// Carries out `actions` (on the policy's thread). `outstanding` counts the server's answers
+    /// still to come (a clean stop waits for them).
+    func perform(_ actions: [StreamAction], outstanding: Outstanding? = nil) {
+        for action in actions {
+            switch action {
+            case .journal(let entry):
+                journal?.record(entry)
+            case .unjournal(let cookie, let index, let kind):
+                journal?.forgetStreams { $0.cookie == cookie && $0.index == index && $0.kind == kind }
+            case .setVolume(let stream, let volume, let reason):
+                outstanding?.begin()
+                link.setVolume(stream, to: volume) { [log] accepted in
+                    log(accepted ? "streams: \(stream) volume \(volume): \(reason)"
+                                 : "streams: \(stream) volume \(volume) refused by the server (\(reason))")
+                    outstanding?.end()
+                }
+            case .setMute(let stream, let muted, let reason):
+                outstanding?.begin()
+                link.setMute(stream, muted) { [log] accepted in
+                    log(accepted ? "streams: \(stream) \(muted ? "muted" : "unmuted"): \(reason)"
+                                 : "streams: \(stream) \(muted ? "mute" : "unmute") refused by the server (\(reason))")
+                    outstanding?.end()
+                }
+            case .undo(let entry, let reason):
+                outstanding?.begin()
+                let done: AudioServerLink.Completion = { [weak self] accepted in
+                    defer { outstanding?.end() }
+                    guard let self else { return }
+                    let what = entry.kind == .volume ? "volume" : "mute"
+                    if accepted {
+                        self.log("streams: \(entry.stream) \(what) undone: \(reason)")
+                        self.journal?.forgetStreams { $0 == entry }
+                    } else {
+                        self.log("streams: \(entry.stream) \(what) not undone, refused by the server (\(reason))")
+                        self.thread.enqueue { [weak self] in self?.undoRefused(entry) }
+                    }
+                }
+                switch entry.change {
+                case .volume(let found, _): link.setVolume(entry.stream, to: found, completion: done)
+                case .mute: link.setMute(entry.stream, false, completion: done)
+                }
+            case .log(let line):
+                log("streams: " + line)
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import AudioServer
+
+/// The decisions: what each stream should be given its session's state, and what to do so.
+extension StreamPolicy {
+    /// One change reported by the link (on the policy's thread).
+    func apply(_ change: InventoryChange) {
+        let actions = state.withLock { state -> [StreamAction] in
+            guard !state.stopped else { return [] }
+            switch change.kind {
+            case .connected:
+                state.reset(to: change.current)
+                // Everything journaled (a dead predecessor's, or ours from before a reconnect)
+                // is restored where the stream is still as we left it; the rest waits for the
+                // next stream of its key.
+                return replay(journal?.currentStreams ?? [], in: &state) + reconcile(&state)
+            case .disconnected(let reason):
+                let changed = state.applied.count
+                state.reset(to: change.current)
+                return changed == 0 ? [] : [.log("the audio server went away (\(reason)); \(changed) stream change(s) stay journaled")]
+            case .updated:
+                state.inventory = change.current
+                var actions = vanished(since: change.previous, in: &state)
+                state.confirm(change)
+                actions += repairNewStreams(since: change.previous, in: &state)
+                return actions + reconcile(&state)
+            }
+        }
+        perform(actions)
+    }
+
+    /// Decides again after a session changed (on the policy's thread).
+    func decide() {
+        perform(state.withLock { state in state.stopped ? [] : reconcile(&state) })
+    }
+
+    /// Brings every playback stream in line with its session: ducked or not, muted or not.
+    func reconcile(_ state: inout State) -> [StreamAction] {
+        guard let cookie = state.inventory.server?.cookie else { return [] }
+        var actions: [StreamAction] = []
+        state.pairs = [:]
+        for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
+            let managed = session(of: stream, in: &state)
+            if let managed { state.pairs[stream.id] = managed.number }
+            guard managed != nil || state.applied[stream.id] != nil else { continue }
+            var applied = state.applied[stream.id]
+                ?? Applied(session: managed?.number ?? 0, key: StreamRestoreKey(stream) ?? .none)
+            if let managed { applied.session = managed.number }
+            var expected = state.expected[stream.id] ?? Expected()
+            let wantDuck = managed?.isDucked ?? false
+            let wantMute = managed.map { $0.isInterrupted && $0.mutesOnInterruption } ?? false
+            let name = "\(stream.id) (\(stream.displayName))"
+            actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck)
+            actions += adjustMute(name, stream, cookie, &applied, &expected, muted: wantMute)
+            state.applied[stream.id] = applied.isEmpty ? nil : applied
+            state.expected[stream.id] = expected.volume == nil && expected.muted == nil ? nil : expected
+        }
+        return actions
+    }
+
+    private func adjustVolume(_ name: String, _ stream: AudioStream, _ cookie: UInt32, _ applied: inout Applied,
+                              _ expected: inout Expected, ducked want: Bool) -> [StreamAction] {
+        let now = expected.volume ?? stream.volume
+        let index = stream.id.index
+        if let duck = applied.duck {
+            if now != duck.set && now != duck.found {
+                // The user chose a volume while ducked: theirs stays, now and after.
+                applied.duck = nil
+                applied.userKeptVolume = want
+                return [.unjournal(cookie: cookie, index: index, kind: .volume),
+                        .log("\(name) keeps volume \(now) the user chose while ducked (not restored to \(duck.found))")]
+            }
+            guard !want else { return [] }
+            applied.duck = nil
+            guard now == duck.set else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
+            expected.volume = duck.found
+            let entry = StreamJournalEntry(cookie: cookie, index: index, key: applied.key,
+                                           change: .volume(found: duck.found, set: duck.set))
+            return [.undo(entry, reason: "ducking ended (\(duck.set) → \(duck.found))")]
+        }
+        guard want else {
+            applied.userKeptVolume = false
+            return []
+        }
+        guard !applied.userKeptVolume else { return [] }
+        let lowered = now.scaled(by: Self.duckRatio)
+        guard lowered != now else { return [] }  // silent already
+        applied.duck = Applied.Duck(found: now, set: lowered)
+        expected.volume = lowered
+        return [.journal(StreamJournalEntry(cookie: cookie, index: index, key: applied.key,
+                                            change: .volume(found: now, set: lowered))),
+                .setVolume(stream.id, lowered, reason: "ducked (user had \(now))")]
+    }
+
+    private func adjustMute(_ name: String, _ stream: AudioStream, _ cookie: UInt32, _ applied: inout Applied,
+                            _ expected: inout Expected, muted want: Bool) -> [StreamAction] {
+        let muted = expected.muted ?? stream.isMuted
+        let index = stream.id.index
+        if applied.muted {
+            if !muted {
+                // The user unmuted it: theirs stays.
+                applied.muted = false
+                applied.userUnmuted = want
+                return [.unjournal(cookie: cookie, index: index, kind: .mute),
+                        .log("\(name) was unmuted by the user while interrupted")]
+            }
+            guard !want else { return [] }
+            applied.muted = false
+            expected.muted = false
+            return [.undo(StreamJournalEntry(cookie: cookie, index: index, key: applied.key, change: .mute),
+                          reason: "interruption ended")]
+        }
+        guard want else {
+            applied.userUnmuted = false
+            return []
+        }
+        // Muted already (by the user): not ours to unmute later.
+        guard !applied.userUnmuted, !muted else { return [] }
+        applied.muted = true
+        expected.muted = true
+        return [.journal(StreamJournalEntry(cookie: cookie, index: index, key: applied.key, change: .mute)),
+                .setMute(stream.id, true, reason: "interrupted")]
+    }
+
+    /// A clean stop (the sessions are gone already): every change still in place is undone
+    /// where the stream still has our value; changes of ended streams stay journaled.
+    func undoAll(_ state: inout State) -> [StreamAction] {
+        var actions = reconcile(&state)
+        let unsettled = state.orphans.count + state.watching.values.reduce(0) { $0 + $1.count }
+        if unsettled > 0 {
+            actions.append(.log("\(unsettled) change(s) of ended streams stay journaled for the next daemon"))
+        }
+        return actions
+    }
+}
+
+extension StreamPolicy.State {
+    /// Starts afresh from `inventory` (connected or disconnected): nothing is in place as far as
+    /// this instance knows; the journal says what may be.
+    mutating func reset(to inventory: AudioInventory) {
+        self.inventory = inventory
+        ancestry = [:]
+        pairs = [:]
+        applied = [:]
+        expected = [:]
+        orphans = []
+        watching = [:]
+    }
+
+    /// Values we asked for are dropped from `expected` once the server shows them, or once it
+    /// shows another change (someone else set the stream since).
+    mutating func confirm(_ change: InventoryChange) {
+        for (id, value) in expected {
+            guard let now = change.current.streams[id] else {
+                expected[id] = nil
+                continue
+            }
+            let before = change.previous.streams[id]
+            var next = value
+            if let volume = value.volume, now.volume == volume || now.volume != before?.volume { next.volume = nil }
+            if let muted = value.muted, now.isMuted == muted || now.isMuted != before?.isMuted { next.muted = nil }
+            expected[id] = next.volume == nil && next.muted == nil ? nil : next
+        }
+    }
+}

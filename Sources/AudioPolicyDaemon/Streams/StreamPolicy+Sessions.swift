@@ -1,0 +1,103 @@
+import AudioServer
+import SessionCore
+
+/// Which sessions the policy acts for, and what their engine events change.
+extension StreamPolicy {
+    /// Acts on the streams of `owner`'s process tree for `session` from now on: its ducking and
+    /// (if `mutesOnInterruption`) its interruptions. `number` is the daemon's number of the
+    /// session; `label` how the log and the status name it; `pid` the owner's process when the
+    /// caller knows it (else it is asked of the bus). Returns at once (runs on any thread, the
+    /// connection's I/O thread included).
+    public func manage(_ session: AudioSession, number: UInt64, label: String, owner: String,
+                       pid: Int32? = nil, mutesOnInterruption: Bool = true) {
+        // Subscribed here, before returning, so no event decided from now on is missed; each is
+        // handled on the policy's thread, in order.
+        let events = session.onEvent { [weak self] event in
+            guard let self else { return }
+            self.thread.enqueue { [weak self] in self?.sessionEvent(event, of: number) }
+        }
+        let isDucked = session.isDucked
+        let isInterrupted = session.isInterrupted
+        thread.enqueue { [weak self] in
+            guard let self else { return events.cancel() }
+            let added = self.state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.sessions[number] = Managed(number: number, label: label, owner: owner, pid: pid,
+                                                 mutesOnInterruption: mutesOnInterruption, isDucked: isDucked,
+                                                 isInterrupted: isInterrupted, events: events)
+                return true
+            }
+            guard added else { return events.cancel() }
+            if pid == nil { self.lookUpProcess(of: owner, number: number) } else { self.decide() }
+        }
+    }
+
+    /// Stops acting for session `number` (it was removed): what was done to its streams is
+    /// undone.
+    public func release(_ number: UInt64) {
+        thread.enqueue { [weak self] in
+            guard let self else { return }
+            let owner = self.state.withLock { state -> String? in
+                guard let managed = state.sessions.removeValue(forKey: number) else { return nil }
+                managed.events?.cancel()
+                return state.sessions.values.contains { $0.owner == managed.owner } ? nil : managed.owner
+            }
+            if let owner { self.owners?.forget(owner) }
+            self.decide()
+        }
+    }
+
+    /// The owner's pid from the bus; its streams are placed once it is known.
+    private func lookUpProcess(of owner: String, number: UInt64) {
+        guard let owners else { return }
+        owners.lookUp(owner) { [weak self] pid in
+            guard let self else { return }
+            self.thread.enqueue { [weak self] in
+                guard let self else { return }
+                guard let pid else { return self.log("streams: no process id for \(owner); its streams are not managed") }
+                self.state.withLock { $0.sessions[number]?.pid = pid }
+                self.decide()
+            }
+        }
+    }
+
+    /// An engine event of a managed session (on the policy's thread).
+    private func sessionEvent(_ event: SessionEvent, of number: UInt64) {
+        let changed = state.withLock { state -> Bool in
+            guard var managed = state.sessions[number] else { return false }
+            switch event {
+            case .ducking(.began): managed.isDucked = true
+            case .ducking(.ended): managed.isDucked = false
+            case .interruption(.began): managed.isInterrupted = true
+            case .interruption(.ended): managed.isInterrupted = false
+            default: return false
+            }
+            state.sessions[number] = managed
+            return true
+        }
+        if changed { decide() }
+    }
+
+    /// The managed session a stream belongs to: the one whose owner is the stream's process or
+    /// its nearest ancestor. Called with the lock held.
+    func session(of stream: AudioStream, in state: inout State) -> Managed? {
+        guard stream.id.direction == .playback, !state.sessions.isEmpty, let pid = stream.processID, pid > 1 else { return nil }
+        let chain: [Int32]
+        if let known = state.ancestry[stream.id] {
+            chain = known
+        } else {
+            chain = ProcessAncestry.chain(from: pid, root: procRoot)
+            state.ancestry[stream.id] = chain
+        }
+        var best: (depth: Int, managed: Managed)?
+        for managed in state.sessions.values {
+            guard let owner = managed.pid, let depth = chain.firstIndex(of: owner) else { continue }
+            // The nearest owner wins; between two sessions of one process, the newer.
+            if let current = best, (current.depth, current.managed.number) <= (depth, UInt64.max - managed.number) {
+                continue
+            }
+            best = (depth, managed)
+        }
+        return best?.managed
+    }
+}

@@ -1,0 +1,141 @@
+import AudioServer
+import DBus
+import Posix
+import SessionCore
+import Synchronization
+
+/// Applies sessions' ducking and interruptions to the audio-server streams of programs that do
+/// not speak our API: the program `mprisd run` wraps (a session registered with `manageStreams`),
+/// and MPRIS players whose `Volume` cannot duck them.
+///
+/// - A stream belongs to the managed session whose owner process is the stream's
+///   `application.process.id` or one of its ancestors (`ProcessAncestry`; the owner's pid from
+///   the bus, `OwnerProcessIDs`).
+/// - Ducked: each playback stream's volume, read just before, is journaled and scaled by
+///   `duckRatio`; afterwards set back to exactly that value if the stream still has ours (a user
+///   who changed it meanwhile wins). A new stream of a ducked session is ducked at once.
+/// - Interrupted (sessions that `mutesOnInterruption`): playback streams are muted (journaled);
+///   unmuted afterwards only if we muted them and they are still muted. Capture is left alone.
+/// - Nothing outlives the daemon: every change is in the `ChangeJournal` before it is made and
+///   crossed out when undone; `stop` undoes everything. After a crash, or a stream that ended
+///   while changed, the server's restore database may hold our value for the stream's
+///   `StreamRestoreKey`: the next stream of that key that appears with exactly our value is set
+///   right (`StreamPolicy+Recovery`).
+///
+/// Threads: every input (session events, inventory changes, registrations, pid answers) is
+/// queued on one `SerialThread` and decided there in order, so the link's calls go out in
+/// decision order; the state is behind a lock only for `streamReport`, read from elsewhere.
+/// Idle, nothing runs.
+public final class StreamPolicy: Sendable {
+    public typealias Log = @Sendable (String) -> Void
+
+    /// The duck ratio: a ducked stream's volume is the user's volume × this, on the server's
+    /// (cubic) scale — the same ratio as for MPRIS players' `Volume` (`ForeignPlayer.duckFactor`).
+    public static let duckRatio = ForeignPlayer.duckFactor
+
+    let link: AudioServerLink
+    let journal: ChangeJournal?
+    let log: Log
+    let owners: OwnerProcessIDs?
+    let thread: SerialThread
+    let state = Mutex(State())
+    /// Where `/proc` is (tests of the ancestry walk may point elsewhere).
+    let procRoot: String
+
+    /// A session whose streams we act on.
+    struct Managed: Sendable {
+        var number: UInt64
+        var label: String
+        var owner: String
+        /// The owner's process id, once the bus answered.
+        var pid: Int32?
+        var mutesOnInterruption: Bool
+        var isDucked: Bool
+        var isInterrupted: Bool
+        var events: EventSubscription?
+    }
+
+    /// What we did to one stream.
+    struct Applied: Sendable {
+        struct Duck: Sendable, Hashable {
+            var found: ChannelVolume
+            var set: ChannelVolume
+        }
+
+        var session: UInt64
+        var key: StreamRestoreKey
+        var duck: Duck?
+        /// The user set another volume during this ducking: left alone until it ends.
+        var userKeptVolume = false
+        var muted = false
+        /// The user unmuted it during this interruption: left alone until it ends.
+        var userUnmuted = false
+
+        var isEmpty: Bool { duck == nil && !userKeptVolume && !muted && !userUnmuted }
+    }
+
+    /// Values we asked the server for that its events have not shown yet: until then they are
+    /// the stream's values for every decision (a duck right after an undo reads the user's value,
+    /// not ours still on its way back).
+    struct Expected: Sendable {
+        var volume: ChannelVolume?
+        var muted: Bool?
+    }
+
+    struct State {
+        var stopped = false
+        var sessions: [UInt64: Managed] = [:]
+        /// The inventory as last reported by the link.
+        var inventory = AudioInventory()
+        /// Each stream's process and its ancestors, read when it appeared.
+        var ancestry: [StreamID: [Int32]] = [:]
+        /// Each stream's session now (for the report).
+        var pairs: [StreamID: UInt64] = [:]
+        var applied: [StreamID: Applied] = [:]
+        var expected: [StreamID: Expected] = [:]
+        /// Journaled changes whose stream is gone: repaired on the next stream of their key.
+        var orphans: [StreamJournalEntry] = []
+        /// Orphans taken over by a new stream of their key, until its first change settles them.
+        var watching: [StreamID: [StreamJournalEntry]] = [:]
+    }
+
+    /// - Parameters:
+    ///   - connection: the session bus, to learn the owners' process ids (nil: sessions are
+    ///     given their pid with `manage`).
+    ///   - journal: where every change is written before it is made.
+    public init(link: AudioServerLink, connection: Connection?, journal: ChangeJournal?,
+                log: @escaping Log, procRoot: String = "/proc") throws(PosixError) {
+        self.link = link
+        self.journal = journal
+        self.log = log
+        self.procRoot = procRoot
+        owners = connection.map(OwnerProcessIDs.init)
+        thread = try SerialThread(name: "mprisd-streams")
+    }
+
+    /// What `AudioServerLink.start` should call with each change (on the link's thread; this
+    /// only queues it).
+    public func inventoryChanged(_ change: InventoryChange) {
+        thread.enqueue { [weak self] in self?.apply(change) }
+    }
+
+    /// Undoes every change still in place, then stops deciding; the journal keeps only what
+    /// could not be undone (streams gone since), for the next daemon. Waits (at most `patience`)
+    /// until the server has taken the calls. Idempotent.
+    public func stop(patience: Duration = .seconds(2)) {
+        let outstanding = Outstanding()
+        thread.enqueueAndWait { [self] in
+            let actions = state.withLock { state -> [StreamAction] in
+                guard !state.stopped else { return [] }
+                state.stopped = true
+                let sessions = state.sessions.values
+                state.sessions.removeAll()
+                for session in sessions { session.events?.cancel() }
+                return undoAll(&state)
+            }
+            perform(actions, outstanding: outstanding)
+        }
+        thread.stop()
+        outstanding.wait(patience)
+    }
+}

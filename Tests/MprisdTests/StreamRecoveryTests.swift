@@ -1,0 +1,159 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Nothing the daemon does to a stream outlives it: a daemon killed (SIGKILL) in the middle of a
+/// duck or a mute has the next daemon restore the stream, and a stream that ended while ducked or
+/// muted — whose value the server's restore database kept for its role — does not make the next
+/// stream of that role start ducked or muted. Real PulseAudio with module-stream-restore and on PipeWire with WirePlumber's restore-stream.
+final class StreamRecoveryTests: StreamTestCase {
+    private var journalPath: String { userDirectories["XDG_STATE_HOME", default: ""] + "/mprisd/journal" }
+
+    private func journalText() -> String {
+        (try? String(contentsOfFile: journalPath, encoding: .utf8)) ?? ""
+    }
+
+    private func killedDaemonIsGone() async throws {
+        try await waitUntil("the killed daemon's name is gone") { try await self.policyOwner() == nil }
+    }
+
+    /// Music at `user`, ducked by a ducker.
+    private func duckedMusic(user: UInt32) async throws -> (music: BackgroundProgram, stream: SinkInput, ducker: BackgroundProgram) {
+        let (music, stream) = try await startMusic()
+        try await setVolume(stream.index, raw: user)
+        try await waitForSinkInput("the user's volume") { $0.index == stream.index && $0.volumes.allSatisfy { $0 == user } }
+        let ducker = try startDucker()
+        try await waitForSinkInput("the stream ducked") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(user) }
+        }
+        return (music, stream, ducker)
+    }
+
+    func testAStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDuckedOnPulseAudio() async throws { try await aStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked(.pulseAudio) }
+    func testAStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDuckedOnPipeWire() async throws { try await aStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked(.pipeWire) }
+
+    private func aStreamEndingWhileDuckedDoesNotLeaveTheNextStreamOfItsRoleDucked(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        try await startStreamDaemon()
+        let user: UInt32 = 52_429
+        let (_, stream, _) = try await duckedMusic(user: user)
+        let pid = try XCTUnwrap(stream.processID)
+        kill(pid, SIGKILL)  // paplay dies mid-duck: the server files our ducked volume under role music
+        await waitForDaemonLog("stream is set right if it starts with")
+        XCTAssertTrue(journalText().contains("streamvolume"), "the change stays journaled: \(journalText())")
+
+        _ = try startPaplay(role: "music")
+        await waitForDaemonLog("started with the ducked volume the server kept")  // it did start ducked
+        let next = try await waitForSinkInput("the next music stream at the user's volume") {
+            $0.app == "paplay" && $0.index != stream.index && $0.volumes.allSatisfy { $0 == user }
+        }
+        try await assertKeeps(next.index, "it stays at the user's volume") { $0.volumes.allSatisfy { $0 == user } }
+        XCTAssertFalse(journalText().contains("streamvolume"), "repaired, then forgotten: \(journalText())")
+    }
+
+    func testAStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMutedOnPulseAudio() async throws { try await aStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted(.pulseAudio) }
+    func testAStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMutedOnPipeWire() async throws { try await aStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted(.pipeWire) }
+
+    private func aStreamEndingWhileMutedDoesNotLeaveTheNextStreamOfItsRoleMuted(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        try await startStreamDaemon()
+        let (_, stream) = try await startMusic()
+        _ = try startCall()
+        try await waitForSinkInput("muted by the call") { $0.index == stream.index && $0.muted }
+        kill(try XCTUnwrap(stream.processID), SIGKILL)
+        await waitForDaemonLog("stream is set right if it starts with")
+        _ = try startPaplay(role: "music")
+        await waitForDaemonLog("started muted")
+        let next = try await waitForSinkInput("the next music stream unmuted") {
+            $0.app == "paplay" && $0.index != stream.index && !$0.muted
+        }
+        try await assertKeeps(next.index, "it stays unmuted") { !$0.muted }
+    }
+
+    func testADaemonKilledMidDuckHasTheNextDaemonRestoreTheStreamOnPulseAudio() async throws { try await aDaemonKilledMidDuckHasTheNextDaemonRestoreTheStream(.pulseAudio) }
+    func testADaemonKilledMidDuckHasTheNextDaemonRestoreTheStreamOnPipeWire() async throws { try await aDaemonKilledMidDuckHasTheNextDaemonRestoreTheStream(.pipeWire) }
+
+    private func aDaemonKilledMidDuckHasTheNextDaemonRestoreTheStream(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        let first = try await startStreamDaemon()
+        let user: UInt32 = 52_429
+        let (_, stream, ducker) = try await duckedMusic(user: user)
+        XCTAssertTrue(journalText().contains("streamvolume"), "the duck is journaled before it is made: \(journalText())")
+        first.signal(SIGKILL)
+        ducker.kill()
+        try await killedDaemonIsGone()
+        try await assertKeeps(stream.index, "nobody restores it without a daemon (the guard leaves streams alone)",
+                              for: .milliseconds(300)) { $0.volumes.allSatisfy { $0 == Self.ducked(user) } }
+        XCTAssertTrue(journalText().contains("streamvolume"), "the guard kept the stream entry: \(journalText())")
+
+        try await startStreamDaemon()
+        try await waitForSinkInput("the user's volume back exactly") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == user }
+        }
+        let emptied = await eventually { !self.journalText().contains("streamvolume") }
+        XCTAssertTrue(emptied, "the entry is crossed out once undone: \(journalText())")
+
+        _ = try startPaplay(role: "music")
+        let next = try await waitForSinkInput("the next music stream") { $0.app == "paplay" && $0.index != stream.index }
+        XCTAssertEqual(next.volumes, [user, user], "the next stream of the role starts at the user's volume")
+    }
+
+    func testADaemonKilledMidMuteHasTheNextDaemonUnmuteTheStreamOnPulseAudio() async throws { try await aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(.pulseAudio) }
+    func testADaemonKilledMidMuteHasTheNextDaemonUnmuteTheStreamOnPipeWire() async throws { try await aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(.pipeWire) }
+
+    private func aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        let first = try await startStreamDaemon()
+        let (_, stream) = try await startMusic()
+        let call = try startCall()
+        try await waitForSinkInput("muted by the call") { $0.index == stream.index && $0.muted }
+        XCTAssertTrue(journalText().contains("streammute"), journalText())
+        first.signal(SIGKILL)
+        call.kill()
+        try await killedDaemonIsGone()
+        try await startStreamDaemon()
+        try await waitForSinkInput("unmuted by the next daemon") { $0.index == stream.index && !$0.muted }
+        _ = try startPaplay(role: "music")
+        let next = try await waitForSinkInput("the next music stream") { $0.app == "paplay" && $0.index != stream.index }
+        XCTAssertFalse(next.muted, "the next stream of the role starts unmuted")
+    }
+
+    func testADaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRoleOnPulseAudio() async throws { try await aDaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole(.pulseAudio) }
+    func testADaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRoleOnPipeWire() async throws { try await aDaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole(.pipeWire) }
+
+    private func aDaemonKilledMidDuckWhoseStreamEndedRepairsTheNextStreamOfItsRole(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        let first = try await startStreamDaemon()
+        let user: UInt32 = 45_000
+        let (_, stream, ducker) = try await duckedMusic(user: user)
+        first.signal(SIGKILL)
+        ducker.kill()
+        kill(try XCTUnwrap(stream.processID), SIGKILL)
+        try await killedDaemonIsGone()
+        try await startStreamDaemon()
+        await waitForDaemonLog("its stream is gone")
+        _ = try startPaplay(role: "music")
+        let next = try await waitForSinkInput("the next music stream at the user's volume") {
+            $0.app == "paplay" && $0.index != stream.index && $0.volumes.allSatisfy { $0 == user }
+        }
+        try await assertKeeps(next.index, "it stays there") { $0.volumes.allSatisfy { $0 == user } }
+        await waitForDaemonLog("started with the ducked volume the server kept")
+    }
+
+    func testACleanStopUndoesTheDuckAndTheMuteOnPulseAudio() async throws { try await aCleanStopUndoesTheDuckAndTheMute(.pulseAudio) }
+    func testACleanStopUndoesTheDuckAndTheMuteOnPipeWire() async throws { try await aCleanStopUndoesTheDuckAndTheMute(.pipeWire) }
+
+    private func aCleanStopUndoesTheDuckAndTheMute(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        let daemon = try await startStreamDaemon()
+        let user: UInt32 = 52_429
+        let (_, stream, _) = try await duckedMusic(user: user)
+        daemon.signal(SIGTERM)
+        _ = await daemon.waitForExit(timeout: .seconds(10))
+        try await waitForSinkInput("the user's volume back when the daemon stops") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == user }
+        }
+        XCTAssertFalse(journalText().contains("streamvolume"), journalText())
+    }
+}
+
