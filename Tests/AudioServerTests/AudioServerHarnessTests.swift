@@ -172,7 +172,7 @@ final class AudioServerHarnessTests: BusTestCase {
         try await comesBack(try await startServer(.pulseAudio, bus: bus))
     }
 
-    private func comesBack(_ server: any TestAudioServer) async throws {
+    private func comesBack(_ server: any TestSupport.TestAudioServer) async throws {
         defer { server.stop() }
         let socket = server.runtimeDirectory.appendingPathComponent("pulse/native").path
         server.kill()

@@ -144,6 +144,8 @@ extension StreamPolicy.State {
         expected = [:]
         orphans = []
         watching = [:]
+        undone = [:]
+        settleIfClean = []
     }
 
     /// Values we asked for are dropped from `expected` once the server shows them, or once it
