@@ -93,6 +93,8 @@ extension LinkCore {
     func connectionFailed(_ reason: String) {
         dropContext(disconnect: false)
         absent("no audio server at \(address) (\(reason))")
+        // A remote server (PULSE_SERVER=tcp:…) is tried at start only: nothing announces it.
+        if case .remote = address { return }
         guard retriesDone < Self.retryDelays.count else { return }
         let delay = Self.retryDelays[retriesDone]
         retriesDone += 1

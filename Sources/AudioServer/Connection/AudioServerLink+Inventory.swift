@@ -72,58 +72,16 @@ extension LinkCore {
         publish(.connected, previous: AudioInventory())
     }
 
-    /// A subscription event: fetch what changed, or drop what was removed.
-    private func event(_ type: UInt32, _ index: UInt32) {
-        guard let context else { return }
-        let facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
-        let removed = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
-        let request: OpaquePointer?
-        switch facility {
-        case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
-            if removed { return remove(device: DeviceID(.sink, index)) }
-            request = pa_context_get_sink_info_by_index(context, index, { _, info, _, userdata in
-                if let info { LinkCore.from(userdata)?.apply(device: AudioDevice(info.pointee)) }
-            }, userdata)
-        case PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
-            if removed { return remove(device: DeviceID(.source, index)) }
-            request = pa_context_get_source_info_by_index(context, index, { _, info, _, userdata in
-                if let info { LinkCore.from(userdata)?.apply(device: AudioDevice(info.pointee)) }
-            }, userdata)
-        case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
-            if removed { return remove(stream: StreamID(.playback, index)) }
-            request = pa_context_get_sink_input_info(context, index, { _, info, _, userdata in
-                if let info { LinkCore.from(userdata)?.apply(stream: RawStream(info.pointee)) }
-            }, userdata)
-        case PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue:
-            if removed { return remove(stream: StreamID(.capture, index)) }
-            request = pa_context_get_source_output_info(context, index, { _, info, _, userdata in
-                if let info { LinkCore.from(userdata)?.apply(stream: RawStream(info.pointee)) }
-            }, userdata)
-        case PA_SUBSCRIPTION_EVENT_CLIENT.rawValue:
-            if removed { clients[index] = nil; return }
-            request = pa_context_get_client_info(context, index, { _, info, _, userdata in
-                if let info { LinkCore.from(userdata)?.apply(client: info.pointee.index, decodeProplist(info.pointee.proplist)) }
-            }, userdata)
-        case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
-            request = pa_context_get_server_info(context, { _, info, userdata in
-                if let info { LinkCore.from(userdata)?.apply(server: info.pointee) }
-            }, userdata)
-        default:
-            return
-        }
-        if let request { pa_operation_unref(request) }
-    }
-
     /// Changes `working` (the callers checked that it is a change); once connected, publishes
     /// `.updated`.
-    private func change(_ body: (LinkCore) -> Void) {
+    func change(_ body: (LinkCore) -> Void) {
         guard isConnected else { return body(self) }
         let previous = working
         body(self)
         publish(.updated, previous: previous)
     }
 
-    private func apply(server info: pa_server_info) {
+    func apply(server info: pa_server_info) {
         let server = ServerIdentity(info)
         let sink = defaultName(info.default_sink_name)
         let source = defaultName(info.default_source_name)
@@ -135,17 +93,17 @@ extension LinkCore {
         }
     }
 
-    private func apply(device: AudioDevice?) {
+    func apply(device: AudioDevice?) {
         guard let device, working.devices[device.id] != device else { return }
         change { $0.working.devices[device.id] = device }
     }
 
-    private func remove(device id: DeviceID) {
+    func remove(device id: DeviceID) {
         guard working.devices[id] != nil else { return }
         change { $0.working.devices[id] = nil }
     }
 
-    private func apply(stream raw: RawStream) {
+    func apply(stream raw: RawStream) {
         let id = raw.stream.id
         if let old = rawStreams[id]?.client, old != raw.client { streamsByClient[old]?.remove(id) }
         if let client = raw.client { streamsByClient[client, default: []].insert(id) }
@@ -155,7 +113,7 @@ extension LinkCore {
         change { $0.working.streams[id] = merged }
     }
 
-    private func remove(stream id: StreamID) {
+    func remove(stream id: StreamID) {
         guard let raw = rawStreams.removeValue(forKey: id) else { return }
         defer { if working.streams[id] != nil { change { $0.working.streams[id] = nil } } }
         if let client = raw.client {
@@ -165,7 +123,7 @@ extension LinkCore {
     }
 
     /// A client's properties: its streams are merged again (only its own, through the index).
-    private func apply(client index: UInt32, _ properties: [String: String]) {
+    func apply(client index: UInt32, _ properties: [String: String]) {
         guard clients[index] != properties else { return }
         clients[index] = properties
         let merged = (streamsByClient[index] ?? []).compactMap { id in

@@ -1,0 +1,47 @@
+import CPulse
+
+/// The server's subscription events: each names one object; it is fetched again (one request,
+/// its reply applied by `AudioServerLink+Inventory`) or, when removed, dropped at once.
+extension LinkCore {
+    /// A subscription event: fetch what changed, or drop what was removed.
+    func event(_ type: UInt32, _ index: UInt32) {
+        guard let context else { return }
+        let facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+        let removed = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
+        let request: OpaquePointer?
+        switch facility {
+        case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
+            if removed { return remove(device: DeviceID(.sink, index)) }
+            request = pa_context_get_sink_info_by_index(context, index, { _, info, _, userdata in
+                if let info { LinkCore.from(userdata)?.apply(device: AudioDevice(info.pointee)) }
+            }, userdata)
+        case PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
+            if removed { return remove(device: DeviceID(.source, index)) }
+            request = pa_context_get_source_info_by_index(context, index, { _, info, _, userdata in
+                if let info { LinkCore.from(userdata)?.apply(device: AudioDevice(info.pointee)) }
+            }, userdata)
+        case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
+            if removed { return remove(stream: StreamID(.playback, index)) }
+            request = pa_context_get_sink_input_info(context, index, { _, info, _, userdata in
+                if let info { LinkCore.from(userdata)?.apply(stream: RawStream(info.pointee)) }
+            }, userdata)
+        case PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue:
+            if removed { return remove(stream: StreamID(.capture, index)) }
+            request = pa_context_get_source_output_info(context, index, { _, info, _, userdata in
+                if let info { LinkCore.from(userdata)?.apply(stream: RawStream(info.pointee)) }
+            }, userdata)
+        case PA_SUBSCRIPTION_EVENT_CLIENT.rawValue:
+            if removed { clients[index] = nil; return }
+            request = pa_context_get_client_info(context, index, { _, info, _, userdata in
+                if let info { LinkCore.from(userdata)?.apply(client: info.pointee.index, decodeProplist(info.pointee.proplist)) }
+            }, userdata)
+        case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
+            request = pa_context_get_server_info(context, { _, info, userdata in
+                if let info { LinkCore.from(userdata)?.apply(server: info.pointee) }
+            }, userdata)
+        default:
+            return
+        }
+        if let request { pa_operation_unref(request) }
+    }
+}
