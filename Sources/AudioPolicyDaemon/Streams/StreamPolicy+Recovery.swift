@@ -24,7 +24,7 @@ extension StreamPolicy {
             var expected = state.expected[stream.id] ?? Expected()
             switch entry.change {
             case .volume(let found, let set):
-                if stream.volume == set {
+                if Self.same(stream.volume, set) {
                     expected.volume = found
                     actions.append(.undo(entry, reason: "mprisd had ducked it before it stopped"))
                 } else {
@@ -133,12 +133,12 @@ extension StreamPolicy {
             for entry in entries {
                 switch entry.change {
                 case .volume(let found, let set):
-                    let settles = before == nil ? stream.volume == set : stream.volume != before?.volume
+                    let settles = before == nil ? Self.same(stream.volume, set) : stream.volume != before?.volume
                     guard settles else {
                         left.append(entry)
                         continue
                     }
-                    if stream.volume == set, state.expected[stream.id]?.volume == nil {
+                    if Self.same(stream.volume, set), state.expected[stream.id]?.volume == nil {
                         state.expected[stream.id, default: Expected()].volume = found
                         actions.append(.setVolume(stream.id, found,
                                                   reason: "it started with the ducked volume the server kept for '\(entry.key)'"))
