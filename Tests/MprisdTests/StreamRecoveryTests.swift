@@ -158,6 +158,34 @@ final class StreamRecoveryTests: StreamTestCase {
         await assertRepaired(kind)
     }
 
+    func testAServerKilledMidDuckDoesNotLeaveTheNextStreamDuckedOnPulseAudio() async throws { try await serverKilledMidDuck(.pulseAudio) }
+    func testAServerKilledMidDuckDoesNotLeaveTheNextStreamDuckedOnPipeWire() async throws { try await serverKilledMidDuck(.pipeWire) }
+
+    /// The server dies under the daemon while it ducks a stream, and comes back: the stream is
+    /// gone (a new server instance, a new cookie), whatever the server kept for its role is set
+    /// right, and the next stream of the role starts at the user's volume.
+    private func serverKilledMidDuck(_ kind: AudioServerKind) async throws {
+        let server = try await startPulse(kind)
+        try await startStreamDaemon()
+        let user: UInt32 = 52_429
+        let (music, stream, _) = try await duckedMusic(user: user)
+        server.kill()
+        await waitForDaemonLog("audio server gone")
+        _ = await music.waitForExit(timeout: .seconds(10))  // paplay lost its server
+        try await server.start(timeout: .seconds(20))
+        await waitForDaemonLog("its stream is gone", timeout: .seconds(15))
+        _ = try startPaplay(role: "music")
+        // At the user's volume, or at 100 % where the killed server had saved nothing of the
+        // role yet (WirePlumber stores to disk lazily): never at our ducked value.
+        let ducked = Self.ducked(user)
+        // A new server instance: indices start again (the old stream's index may be reused).
+        let next = try await waitForSinkInput("the next music stream") { $0.app == "paplay" }
+        XCTAssertNotNil(stream.processID)
+        try await assertKeeps(next.index, "it does not start (or end up) ducked", for: .seconds(1)) {
+            $0.volumes.allSatisfy { $0 == user || $0 == Self.norm } && !$0.volumes.contains(ducked)
+        }
+    }
+
     func testACleanStopUndoesTheDuckAndTheMuteOnPulseAudio() async throws { try await aCleanStopUndoesTheDuckAndTheMute(.pulseAudio) }
     func testACleanStopUndoesTheDuckAndTheMuteOnPipeWire() async throws { try await aCleanStopUndoesTheDuckAndTheMute(.pipeWire) }
 
