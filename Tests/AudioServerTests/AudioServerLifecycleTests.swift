@@ -96,7 +96,7 @@ final class AudioServerLifecycleTests: BusTestCase {
         try await comesBack(try await startServer(.pulseAudio, bus: bus))
     }
 
-    private func comesBack(_ server: any TestAudioServer) async throws {
+    private func comesBack(_ server: any TestSupport.TestAudioServer) async throws {
         defer { server.stop() }
         let socket = server.runtimeDirectory.appendingPathComponent("pulse/native").path
         server.kill()

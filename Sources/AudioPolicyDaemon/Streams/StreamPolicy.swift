@@ -97,6 +97,15 @@ public final class StreamPolicy: Sendable {
         var orphans: [StreamJournalEntry] = []
         /// Orphans taken over by a new stream of their key, until its first change settles them.
         var watching: [StreamID: [StreamJournalEntry]] = [:]
+        /// Keys whose restore entry is being read and written; true: once more when done (an
+        /// orphan of the key came meanwhile).
+        var repairing: [StreamRestoreKey: Bool] = [:]
+        /// Changes undone on streams that still exist: the server's restore database may not
+        /// have taken the undo yet (WirePlumber stores asynchronously), so a stream that ends
+        /// soon after leaves them as orphans that settle if the database holds the user's value.
+        var undone: [StreamID: [StreamJournalEntry]] = [:]
+        /// Orphans of undone changes: settled as soon as the database shows it is not ours.
+        var settleIfClean: Set<StreamJournalEntry> = []
     }
 
     /// - Parameters:
