@@ -19,8 +19,9 @@ import Synchronization
 /// - Nothing outlives the daemon: every change is in the `ChangeJournal` before it is made and
 ///   crossed out when undone; `stop` undoes everything. After a crash, or a stream that ended
 ///   while changed, the server's restore database may hold our value for the stream's
-///   `StreamRestoreKey`: the next stream of that key that appears with exactly our value is set
-///   right (`StreamPolicy+Recovery`).
+///   `StreamRestoreKey`: its entry is written back with the user's value
+///   (`StreamPolicy+RestoreDatabase`), and the next stream of that key that appears (or first
+///   changes) with exactly our value is set right (`StreamPolicy+Recovery`).
 ///
 /// Threads: every input (session events, inventory changes, registrations, pid answers) is
 /// queued on one `SerialThread` and decided there in order, so the link's calls go out in
