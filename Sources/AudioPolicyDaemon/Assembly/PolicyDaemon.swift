@@ -6,6 +6,7 @@ import Foundation
 import Posix
 import SessionCore
 import SystemContext
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,10 +61,11 @@ public enum PolicyDaemon {
         // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
         // Made before the service, whose `GetStatus` reads it; started once the name is ours.
         let audioServer = AudioServerLink { log.info("audio server: \($0)") }
-        // What the daemon does to each stream; the stream policy's `streamReport()` goes here.
-        let streamReport: @Sendable () -> AudioServerStatus.Report = { [:] }
+        // What the daemon does to each stream: the stream policy's report, once it exists (it
+        // needs the journal, which is opened only once the name is ours).
+        let streamPolicy = LateStreamPolicy()
         let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
-            AudioServerStatus.fill(&status, link: audioServer, report: streamReport())
+            AudioServerStatus.fill(&status, link: audioServer, report: streamPolicy.report())
         }
         // MARK: end of audio server (server-status)
 
@@ -130,6 +132,7 @@ public enum PolicyDaemon {
         // registered with `manageStreams`, fed by the one link made above.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
         if let streams {
+            streamPolicy.set(streams)
             service.follow(streams: streams)
             players.follow(streams: streams)  // players whose Volume cannot duck them
         }
@@ -269,5 +272,20 @@ private struct LockWatch {
     func stop() {
         monitor.stop()
         bus.close()
+    }
+}
+
+/// The stream policy for `GetStatus`, which is served before the policy exists (it needs the
+/// journal, opened once the name is ours): empty until `set`.
+private final class LateStreamPolicy: Sendable {
+    private let policy = Mutex<StreamPolicy?>(nil)
+
+    func set(_ streams: StreamPolicy) {
+        policy.withLock { $0 = streams }
+    }
+
+    func report() -> AudioServerStatus.Report {
+        guard let streams = policy.withLock({ $0 }) else { return [:] }
+        return streams.streamReport().mapValues { (session: $0.session, action: $0.action) }
     }
 }
