@@ -26,6 +26,14 @@ final class StreamDuckTests: StreamTestCase {
         XCTAssertFalse(ducked.muted)
         try await waitForLevel("ducked music is much quieter (was \(loud))") { $0 >= 0 && $0 < loud * 0.2 }
         await waitForDaemonLog("ducked (user had")
+        // `mprisd status` says which session the stream belongs to and what the daemon does to it.
+        let status = try await mprisd(["status", "--json"], environment: serverVariables)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let document = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let streams = document?["streams"] as? [[String: Any]] ?? []
+        let shown = streams.first { ($0["index"] as? NSNumber)?.uint32Value == stream.index }
+        XCTAssertNotNil(shown?["session"] as? String, "the stream is paired with the run's session: \(status.stdout)")
+        XCTAssertTrue((shown?["action"] as? String)?.contains("ducked") == true, "the duck is shown: \(status.stdout)")
 
         ducker.kill()
         try await waitForSinkInput("the user's volume back exactly") {

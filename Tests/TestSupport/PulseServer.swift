@@ -108,6 +108,9 @@ public final class PulseServer: Sendable {
         arguments = ["-s", "KILL", "\(max(1, lifetime.components.seconds))", Self.executable,
                      "-n", "-F", config.path, "--daemonize=no", "--exit-idle-time=-1",
                      "--use-pid-file=no", "--system=no", "--disallow-exit",
+                     // As root it would take real-time scheduling, and on a loaded machine the
+                     // kernel kills it for exceeding RLIMIT_RTTIME (seen with 200 streams).
+                     "--realtime=no", "--high-priority=no",
                      "--log-target=stderr", "--log-level=warning"]
         do {
             if startNow { try await start(timeout: timeout) }
