@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The threaded libraries' tests once more under ThreadSanitizer: DBus, the policy client and daemon,
+# The threaded libraries' tests once more under ThreadSanitizer: DBus, the policy client and daemon, the audio-server link,
 # SystemContext, RemoteControl and Player, built with `--sanitize=thread` in a scratch directory of their own
 # (.build-tsan), so the normal build is left alone. Any report fails the run (halt_on_error).
 # scripts/test.sh runs it after the normal tests; an argument replaces the default test filter.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-filter=${1:-'^(DBusTests|AudioPolicyClientTests|AudioPolicyDaemonTests|SystemContextTests|RemoteControlTests|PlayerTests)\.'}
+filter=${1:-'^(DBusTests|AudioPolicyClientTests|AudioPolicyDaemonTests|AudioServerTests|SystemContextTests|RemoteControlTests|PlayerTests)\.'}
 scratch=(--sanitize=thread --scratch-path .build-tsan)
 swift build --build-tests "${scratch[@]}"
 # Swift's Mutex hands a contended lock over inside an uninstrumented library; tsan-mutex.c tells
