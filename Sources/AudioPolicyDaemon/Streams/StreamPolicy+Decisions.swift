@@ -1,4 +1,5 @@
 import AudioServer
+import Posix
 
 /// The decisions: what each stream should be given its session's state, and what to do so.
 extension StreamPolicy {
@@ -38,7 +39,12 @@ extension StreamPolicy {
         guard let cookie = state.inventory.server?.cookie else { return [] }
         var actions: [StreamAction] = []
         state.pairs = [:]
+        let now = MonotonicClock.nanoseconds()
+        let (seconds, attoseconds) = serverSettling.components
+        let settling = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
+            let appeared = state.appeared[stream.id] ?? now
+            state.appeared[stream.id] = appeared
             let managed = session(of: stream, in: &state)
             if let managed { state.pairs[stream.id] = managed.number }
             guard managed != nil || state.applied[stream.id] != nil else { continue }
@@ -49,7 +55,8 @@ extension StreamPolicy {
             let wantDuck = managed?.isDucked ?? false
             let wantMute = managed.map { $0.isInterrupted && $0.mutesOnInterruption } ?? false
             let name = "\(stream.id) (\(stream.displayName))"
-            actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck)
+            actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck,
+                                    settling: now - appeared < settling)
             actions += adjustMute(name, stream, cookie, &applied, &expected, muted: wantMute)
             state.applied[stream.id] = applied.isEmpty ? nil : applied
             state.expected[stream.id] = expected.volume == nil && expected.muted == nil ? nil : expected
@@ -58,10 +65,17 @@ extension StreamPolicy {
     }
 
     private func adjustVolume(_ name: String, _ stream: AudioStream, _ cookie: UInt32, _ applied: inout Applied,
-                              _ expected: inout Expected, ducked want: Bool) -> [StreamAction] {
+                              _ expected: inout Expected, ducked want: Bool, settling: Bool) -> [StreamAction] {
         let now = expected.volume ?? stream.volume
         let index = stream.id.index
         if let duck = applied.duck {
+            if !Self.same(now, duck.set) && !Self.same(now, duck.found) && settling {
+                // The server gave the new stream its role's remembered volume after we ducked it
+                // (`serverSettling`): that is the user's volume; the duck goes on from it.
+                applied.duck = nil
+                guard want else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
+                return lower(stream, now, cookie, &applied, &expected, reason: "ducked again: the server restored \(now) for its role")
+            }
             if !Self.same(now, duck.set) && !Self.same(now, duck.found) {
                 // The user chose a volume while ducked: theirs stays, now and after.
                 applied.duck = nil
@@ -82,13 +96,19 @@ extension StreamPolicy {
             return []
         }
         guard !applied.userKeptVolume else { return [] }
-        let lowered = now.scaled(by: Self.duckRatio)
-        guard lowered != now else { return [] }  // silent already
-        applied.duck = Applied.Duck(found: now, set: lowered)
+        return lower(stream, now, cookie, &applied, &expected, reason: "ducked (user had \(now))")
+    }
+
+    /// Lowers `stream` from `found` (journaled first).
+    private func lower(_ stream: AudioStream, _ found: ChannelVolume, _ cookie: UInt32, _ applied: inout Applied,
+                      _ expected: inout Expected, reason: String) -> [StreamAction] {
+        let lowered = found.scaled(by: Self.duckRatio)
+        guard lowered != found else { return [] }  // silent already
+        applied.duck = Applied.Duck(found: found, set: lowered)
         expected.volume = lowered
-        return [.journal(StreamJournalEntry(cookie: cookie, index: index, key: applied.key,
-                                            change: .volume(found: now, set: lowered))),
-                .setVolume(stream.id, lowered, reason: "ducked (user had \(now))")]
+        return [.journal(StreamJournalEntry(cookie: cookie, index: stream.id.index, key: applied.key,
+                                            change: .volume(found: found, set: lowered))),
+                .setVolume(stream.id, lowered, reason: reason)]
     }
 
     private func adjustMute(_ name: String, _ stream: AudioStream, _ cookie: UInt32, _ applied: inout Applied,
@@ -139,6 +159,7 @@ extension StreamPolicy.State {
     mutating func reset(to inventory: AudioInventory) {
         self.inventory = inventory
         ancestry = [:]
+        appeared = [:]
         pairs = [:]
         applied = [:]
         expected = [:]

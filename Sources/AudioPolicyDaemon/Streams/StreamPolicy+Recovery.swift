@@ -48,6 +48,7 @@ extension StreamPolicy {
         var actions: [StreamAction] = []
         for id in previous.streams.keys where state.inventory.streams[id] == nil {
             state.ancestry[id] = nil
+            state.appeared[id] = nil
             state.expected[id] = nil
             state.pairs[id] = nil
             for entry in state.undone.removeValue(forKey: id) ?? [] where entry.key.isShared {

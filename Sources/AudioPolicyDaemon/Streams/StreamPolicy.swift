@@ -42,6 +42,14 @@ public final class StreamPolicy: Sendable {
     let state = Mutex(State())
     /// Where `/proc` is (tests of the ancestry walk may point elsewhere).
     let procRoot: String
+    /// How long after a stream appears its volume changes are the server's, not the user's:
+    /// WirePlumber's restore-stream applies a role's remembered volume as a change just after the
+    /// stream appears (PulseAudio applies it at creation), possibly after we ducked it. Such a
+    /// change is the user's volume for the role: the duck goes on from it (`serverSettling`).
+    let serverSettling: Duration
+    /// The default `serverSettling`: restore-stream's change came within 50 ms here; a second
+    /// leaves room for a loaded machine, and no user changes a new stream's volume sooner.
+    public static let defaultServerSettling: Duration = .seconds(1)
 
     /// A session whose streams we act on.
     struct Managed: Sendable {
@@ -90,6 +98,8 @@ public final class StreamPolicy: Sendable {
         var inventory = AudioInventory()
         /// Each stream's process and its ancestors, read when it appeared.
         var ancestry: [StreamID: [Int32]] = [:]
+        /// When each stream was first seen (monotonic nanoseconds): see `serverSettling`.
+        var appeared: [StreamID: Int64] = [:]
         /// Each stream's session now (for the report).
         var pairs: [StreamID: UInt64] = [:]
         var applied: [StreamID: Applied] = [:]
@@ -114,11 +124,13 @@ public final class StreamPolicy: Sendable {
     ///     given their pid with `manage`).
     ///   - journal: where every change is written before it is made.
     public init(link: AudioServerLink, connection: Connection?, journal: ChangeJournal?,
-                log: @escaping Log, procRoot: String = "/proc") throws(PosixError) {
+                log: @escaping Log, procRoot: String = "/proc",
+                serverSettling: Duration = StreamPolicy.defaultServerSettling) throws(PosixError) {
         self.link = link
         self.journal = journal
         self.log = log
         self.procRoot = procRoot
+        self.serverSettling = serverSettling
         owners = connection.map(OwnerProcessIDs.init)
         thread = try SerialThread(name: "mprisd-streams")
     }
