@@ -87,10 +87,13 @@ final class StreamJournalTests: XCTestCase {
     }
 
     func testRestoreKeysFollowTheRestoreDatabases() {
-        XCTAssertEqual(StreamRestoreKey(AudioStream(id: StreamID(.playback, 1), applicationName: "paplay", role: "Music")),
-                       StreamRestoreKey(value: "role:music"), "roles without regard to case (PipeWire capitalises them)")
-        XCTAssertEqual(StreamRestoreKey(AudioStream(id: StreamID(.playback, 1), applicationName: "Firefox")),
-                       StreamRestoreKey(value: "app:Firefox"))
+        XCTAssertEqual(StreamRestoreKey(AudioStream(id: StreamID(.playback, 1), applicationName: "paplay", role: "Music",
+                                                    properties: ["media.role": "Music", "application.name": "paplay"])),
+                       StreamRestoreKey(value: "sink-input-by-media-role:music"),
+                       "the server's key, without regard to case (pipewire-pulse hands roles on capitalised)")
+        XCTAssertEqual(StreamRestoreKey(AudioStream(id: StreamID(.playback, 1), applicationName: "Firefox",
+                                                    properties: ["application.name": "Firefox"])),
+                       StreamRestoreKey(value: "sink-input-by-application-name:Firefox"))
         XCTAssertNil(StreamRestoreKey(AudioStream(id: StreamID(.playback, 1))))
     }
 

@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The test harness's real servers and streams themselves, on PulseAudio and on PipeWire: what a
-/// listener hears follows the stream's volume and mute, streams are found by their properties,
-/// and the servers come back in the same directories after a crash or an orderly exit.
+/// The test harness's real streams on PulseAudio and on PipeWire: what a listener hears follows
+/// the stream's volume and mute, the servers remember a role's mute, streams are found by their
+/// properties, and many streams can exist at once.
 final class AudioServerHarnessTests: BusTestCase {
     // MARK: - What a listener hears
 
@@ -22,8 +22,9 @@ final class AudioServerHarnessTests: BusTestCase {
 
         let stream = try PlayingStream(on: server)
         let expected = stream.expectedRMS
-        _ = try await capture.waitForLoudness { $0.isClose(to: expected, within: 0.05) }
-        let heard = try await capture.measure(.milliseconds(300))
+        // A whole 300 ms at the sine's level (a window, not one take: an underrun on a loaded
+        // machine is a gap in the stream, not a wrong level).
+        let heard = try await capture.waitForLoudness(window: .milliseconds(300)) { $0.isClose(to: expected, within: 0.05) }
         XCTAssertEqual(heard, expected, accuracy: expected * 0.05, "\(kind): the sine at full volume")
 
         stream.stop()
@@ -45,11 +46,16 @@ final class AudioServerHarnessTests: BusTestCase {
         _ = try await capture.waitForLoudness { $0.isClose(to: full, within: 0.05) }
 
         try await server.pactl("set-sink-input-volume", "\(index)", "30%")
+        let info = try await stream.info()
+        XCTAssertEqual(info?.volumePercent, 30)
+        XCTAssertEqual(info?.muted, false)
         let lowered = full * Loudness.amplitudeFactor(volumePercent: 30)
         let heard30 = try await capture.waitForLoudness { $0.isClose(to: lowered, within: 0.1) }
         XCTAssertEqual(heard30 / full, 0.027, accuracy: 0.003, "\(kind): 30 % is 0.3³ in amplitude")
 
         try await server.pactl("set-sink-input-mute", "\(index)", "1")
+        let mutedInfo = try await stream.info()
+        XCTAssertEqual(mutedInfo?.muted, true)
         _ = try await capture.waitForLoudness { $0 < 0.0005 }
         let muted = try await capture.measure(.milliseconds(300))
         XCTAssertLessThan(muted, 0.0005, "\(kind): muted")
@@ -72,19 +78,25 @@ final class AudioServerHarnessTests: BusTestCase {
         let first = try PlayingStream(on: server, role: "music")
         let index = try await first.index()
         try await server.pactl("set-sink-input-mute", "\(index)", "1")
-        // The server stores it on its own schedule; the stream must not end before it did.
-        let stored = await eventually(timeout: .seconds(5)) {
-            (try? await first.entry())?["mute"] as? Bool == true
+        let applied = await eventually(timeout: .seconds(5)) {
+            (try? await first.info())??.muted == true
         }
-        XCTAssertTrue(stored)
-        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertTrue(applied)
+        if let pipeWire = server as? PipeWireServer {
+            // WirePlumber, another process, learns of the change on its own schedule: the stream
+            // must not end before it did (it has once it saved the role's state).
+            let saved = await eventually(timeout: .seconds(10)) {
+                pipeWire.restoreStreamState()["Output/Audio:media.role:Music:mute"] == "true"
+            }
+            XCTAssertTrue(saved, "\(pipeWire.restoreStreamState())")
+        }
         first.stop()
 
         let capture = try CaptureStream(on: server)
         let second = try PlayingStream(on: server, role: "music")
         _ = try await second.index()
-        let entry = try await second.entry()
-        XCTAssertEqual(entry?["mute"] as? Bool, true, "\(kind): the next music stream starts muted")
+        let info = try await second.info()
+        XCTAssertEqual(info?.muted, true, "\(kind): the next music stream starts muted")
         try await capture.waitForFrames(CaptureStream.frames(in: .milliseconds(600)))
         let heard = try await capture.measure(.milliseconds(300))
         XCTAssertLessThan(heard, 0.0005, "\(kind): and is not heard")
@@ -142,67 +154,35 @@ final class AudioServerHarnessTests: BusTestCase {
         _ = try await capture.waitForLoudness { $0 < 0.0005 }
     }
 
-    // MARK: - Start, crash, restart
+    // MARK: - Many streams
 
-    func testPipeWireStartsWithTheNullSinkAsDefault() async throws {
-        let server = try await PipeWireServer(busAddress: bus.address)
+    func testLoopbackStreamsNeedNoClientOnPulseAudio() async throws { try await loopbacks(.pulseAudio, count: 150) }
+    func testLoopbackStreamsNeedNoClientOnPipeWire() async throws { try await loopbacks(.pipeWire, count: 10) }
+
+    /// More loopback streams than PulseAudio takes clients (64) (150 there: more than its default
+    /// descriptor limit allows), each listed with its properties,
+    /// gone when unloaded.
+    private func loopbacks(_ kind: AudioServerKind, count: Int) async throws {
+        let server = try await startServer(kind, bus: bus)
         defer { server.stop() }
-        let info = try await server.pactl("info")
-        XCTAssertTrue(info.contains("on PipeWire"), info)
-        XCTAssertTrue(info.contains("Default Sink: \(PipeWireServer.sinkName)"), info)
-        XCTAssertEqual(server.pulseSocket, server.runtimeDirectory.appendingPathComponent("pulse/native").path)
+        var made: [(module: Int, id: String)] = []
+        for _ in 0..<count {
+            made.append(try await server.addLoopbackStream(properties: ["media.role": "music", "application.name": "Loop"]))
+        }
+        let indices = try await server.sinkInputIndices(ids: Set(made.map(\.id)))
+        XCTAssertEqual(indices.count, count, "\(kind): every loopback is a sink input")
+        let roles = try await server.list("sink-inputs").compactMap { ($0["properties"] as? [String: Any])?["media.role"] as? String }
+        XCTAssertEqual(roles.filter { $0 == "music" }.count, count)
+        try await server.removeModule(made[0].module)
+        let left = try await server.sinkInputIndices(ids: [made[0].id])
+        XCTAssertEqual(left, [:], "\(kind): unloading the module ends its stream")
     }
 
-    func testPulseAudioListensWhereClientsLookByDefault() async throws {
-        let server = try await PulseServer(restoreStreams: true, socketInRuntimeDirectory: true)
+    func testManyStreamsAreListedAtOnceOnPipeWire() async throws {
+        let server = try await startServer(.pipeWire, bus: bus)
         defer { server.stop() }
-        XCTAssertEqual(server.socketPath, server.runtimeDirectory.appendingPathComponent("pulse/native").path)
-        // No PULSE_SERVER: libpulse finds it through XDG_RUNTIME_DIR alone.
-        var environment = server.environment
-        environment["PULSE_SERVER"] = nil
-        let modules = try await Pactl.run(["list", "short", "modules"], environment: environment)
-        XCTAssertTrue(modules.contains("module-stream-restore"), modules)
-    }
-
-    func testPipeWireComesBackInTheSameDirectoriesAfterAKillAndAfterAnOrderlyExit() async throws {
-        try await comesBack(try await startServer(.pipeWire, bus: bus))
-    }
-
-    func testPulseAudioComesBackInTheSameDirectoriesAfterAKillAndAfterAnOrderlyExit() async throws {
-        try await comesBack(try await startServer(.pulseAudio, bus: bus))
-    }
-
-    private func comesBack(_ server: any TestAudioServer) async throws {
-        defer { server.stop() }
-        let socket = server.runtimeDirectory.appendingPathComponent("pulse/native").path
-        server.kill()
-        XCTAssertFalse(server.isRunning)
-        // A crash leaves the socket file behind, and nobody answers on it.
-        XCTAssertTrue(FileManager.default.fileExists(atPath: socket))
-        XCTAssertFalse(UnixSocket.acceptsConnections(at: socket))
-        await assertThrowsAsync(try await server.pactl("info"))
-
-        try await server.start(timeout: .seconds(20))
-        XCTAssertTrue(server.isRunning)
-        let sink = try await server.pactl("get-default-sink")
-        XCTAssertEqual(sink.trimmingCharacters(in: .whitespacesAndNewlines), server.sinkName, server.log)
-        let stream = try PlayingStream(on: server)
-        _ = try await Loudness.waitUntil(server) { $0.isClose(to: stream.expectedRMS, within: 0.05) }
-        stream.stop()
-
-        server.terminate()
-        XCTAssertFalse(server.isRunning)
-        await assertThrowsAsync(try await server.pactl("info"))
-        try await server.restart()
-        let info = try await server.pactl("info")
-        XCTAssertTrue(info.contains("Server Name"), info)
-    }
-
-    private func assertThrowsAsync<T>(_ expression: @autoclosure () async throws -> T,
-                                      file: StaticString = #filePath, line: UInt = #line) async {
-        do {
-            _ = try await expression()
-            XCTFail("no error thrown", file: file, line: line)
-        } catch {}
+        let streams = try (0..<20).map { _ in try PlayingStream(on: server, seconds: 20) }
+        let indices = try await PlayingStream.indices(of: streams, on: server)
+        XCTAssertEqual(Set(indices.values).count, 20)
     }
 }

@@ -61,6 +61,28 @@ final class StreamDuckTests: StreamTestCase {
         try await assertKeeps(next.index, "it stays ducked") { $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) } }
     }
 
+    /// On PipeWire only: the test PulseAudio pins its null sink's latency with a module-loopback
+    /// stream, whose rate adjustments are a sink-input `change` event about once a second
+    /// (measured with `pactl subscribe`) — server events the daemon must read.
+    func testTheDaemonDuckingAPlayingStreamWakesUpZeroTimesOnPipeWire() async throws { try await idleWhileDucking(.pipeWire) }
+
+    /// A stream playing, ducked, and nothing else happening: the daemon (its link, its stream
+    /// policy, every other thread) sleeps.
+    private func idleWhileDucking(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        let daemon = try await startStreamDaemon()
+        let (_, stream) = try await startMusic()
+        _ = try startDucker()
+        try await waitForSinkInput("the stream ducked") {
+            $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let before = daemon.contextSwitches()
+        try await Task.sleep(for: .seconds(2))
+        let after = daemon.contextSwitches()
+        XCTAssertEqual(after - before, 0, "the daemon woke up while nothing happened\n\(daemon.stderr)")
+    }
+
     func testAVolumeTheUserChoseWhileDuckedStaysOnPulseAudio() async throws { try await aVolumeTheUserChoseWhileDuckedStays(.pulseAudio) }
     func testAVolumeTheUserChoseWhileDuckedStaysOnPipeWire() async throws { try await aVolumeTheUserChoseWhileDuckedStays(.pipeWire) }
 

@@ -306,6 +306,15 @@ public final class BackgroundProcess: Sendable {
         }
     }
 
+    /// `stop()`, then waits until no process of its group is left running: a `timeout`
+    /// wrapper is reaped as soon as it dies, but the program under it, killed in the same
+    /// instant, can still hold its listening socket for a moment. For servers, whose end a test
+    /// then asserts (nobody answers on the socket).
+    public func stopWholeGroup(timeout: Duration = .seconds(5)) {
+        stop()
+        ProcessGroup.waitUntilGone(pid, timeout: timeout)
+    }
+
     deinit {
         stop()
     }

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A private, headless PipeWire + WirePlumber + pipewire-pulse whose only sink is a null sink
-/// paced in real time: the desktop's audio server as today's distributions ship it, started per test.
+/// paced in real time (and whose only source a null source, for a microphone): the desktop's audio
+/// server as today's distributions ship it, started per test.
 ///
 /// Run exactly as audio-server-notes.md describes: HOME, XDG_RUNTIME_DIR, XDG_CONFIG_HOME and
 /// XDG_STATE_HOME in a temporary directory of its own (so WirePlumber's restore-stream database
@@ -11,7 +12,8 @@ import Synchronization
 /// exits (rc 70) and streams are never linked. Two start-up races are avoided by order: WirePlumber
 /// starts only once pipewire listens, and no libpulse client (not even `pactl`) runs before
 /// pipewire-pulse listens on its own socket (a client creating `$XDG_RUNTIME_DIR/pulse` first
-/// makes pipewire-pulse fail). Ready means `pactl info` answers and the null sink is the default.
+/// makes pipewire-pulse fail). Ready means `pactl info` answers and WirePlumber made the null
+/// sink and source the defaults (without WirePlumber pactl reports no default sink at all).
 ///
 /// Every process runs under `timeout` (`lifetime`) in a process group of its own, so none outlives
 /// a test that crashed; `stop()` and deinit kill them all. `kill()` and `terminate()` end the
@@ -20,6 +22,12 @@ import Synchronization
 public final class PipeWireServer: Sendable {
     /// The null sink's node name (also the default sink).
     public static let sinkName = "null-sink"
+    /// A null source standing in for a microphone (the default source).
+    public static let sourceName = "null-source"
+
+    /// How many libpulse clients pipewire-pulse accepts (its default is 64; PulseAudio's limit,
+    /// 64, is built in).
+    public static let maxClients = 512
 
     /// The server's scratch directory; everything else is under it.
     public let directory: URL
@@ -48,8 +56,11 @@ public final class PipeWireServer: Sendable {
     /// Creates the directories and starts the server; returns once it is ready.
     /// - Parameters:
     ///   - busAddress: the test's private session bus (a `TestBus`'s address).
+    ///   - startNow: false: only the directories (an empty runtime directory: the desktop before
+    ///     its server came up); `start()` later.
     ///   - timeout: how long the start may take before it counts as failed.
-    public init(busAddress: String, lifetime: Duration = .seconds(600), timeout: Duration = .seconds(20)) async throws {
+    public init(busAddress: String, startNow: Bool = true, lifetime: Duration = .seconds(600),
+                timeout: Duration = .seconds(20)) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pipewire-\(UUID().uuidString.prefix(8))")
         runtimeDirectory = directory.appendingPathComponent("runtime")
@@ -58,7 +69,7 @@ public final class PipeWireServer: Sendable {
         self.lifetime = lifetime
         do {
             try writeFiles()
-            try await start(timeout: timeout)
+            if startNow { try await start(timeout: timeout) }
         } catch {
             stop()
             throw error
@@ -71,60 +82,6 @@ public final class PipeWireServer: Sendable {
     public var pulseSocket: String { runtimeDirectory.appendingPathComponent("pulse/native").path }
     /// `unix:…/pulse/native`: the value of PULSE_SERVER.
     public var serverAddress: String { "unix:" + pulseSocket }
-
-    private var home: URL { directory.appendingPathComponent("home") }
-    private var config: URL { directory.appendingPathComponent("config") }
-    private var clientConfig: URL { directory.appendingPathComponent("client.conf") }
-
-    private func writeFiles() throws {
-        let fm = FileManager.default
-        try fm.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true,
-                               attributes: [.posixPermissions: 0o700])
-        try fm.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
-        try fm.createDirectory(at: home, withIntermediateDirectories: true)
-        let fragments = config.appendingPathComponent("pipewire/pipewire.conf.d")
-        try fm.createDirectory(at: fragments, withIntermediateDirectories: true)
-        try """
-        context.objects = [
-            { factory = adapter
-              args = {
-                factory.name = support.null-audio-sink
-                node.name = "\(Self.sinkName)"
-                node.description = "Null Output"
-                media.class = Audio/Sink
-                audio.position = [ FL FR ]
-                monitor.channelmix = true
-                object.linger = true
-              }
-            }
-        ]
-
-        """.write(to: fragments.appendingPathComponent("10-null-sink.conf"), atomically: true, encoding: .utf8)
-        try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
-            .write(to: clientConfig, atomically: true, encoding: .utf8)
-    }
-
-    /// The servers' environment: the private directories, the test's bus, nothing of the machine's
-    /// audio set-up.
-    private var serverEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for key in environment.keys where key.hasPrefix("PULSE_") || key.hasPrefix("PIPEWIRE_") || key.hasPrefix("WIREPLUMBER_") {
-            environment[key] = nil
-        }
-        for key in ["ALSA_CONFIG_PATH", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE"] {
-            environment[key] = nil
-        }
-        environment["HOME"] = home.path
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory.path
-        environment["PIPEWIRE_RUNTIME_DIR"] = runtimeDirectory.path
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["XDG_STATE_HOME"] = stateDirectory.path
-        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        // No system bus: WirePlumber's Bluetooth and logind parts find nothing, as on a server.
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/mprisd-no-system-bus"
-        environment["PULSE_CLIENTCONFIG"] = clientConfig.path
-        return environment
-    }
 
     /// What a client needs on top of its environment: PULSE_SERVER, XDG_RUNTIME_DIR and
     /// PIPEWIRE_RUNTIME_DIR (for native clients such as `pw-play`), and a client.conf that never
@@ -196,9 +153,11 @@ public final class PipeWireServer: Sendable {
         try await wait(until: deadline, "pactl info answers") {
             (try? await Pactl.run(["info"], environment: clientEnvironment, timeout: .seconds(5))) != nil
         }
-        try await wait(until: deadline, "WirePlumber makes \(Self.sinkName) the default sink") {
-            let sink = try? await Pactl.run(["get-default-sink"], environment: clientEnvironment, timeout: .seconds(5))
-            return sink?.trimmingCharacters(in: .whitespacesAndNewlines) == Self.sinkName
+        for (kind, name) in [("sink", Self.sinkName), ("source", Self.sourceName)] {
+            try await wait(until: deadline, "WirePlumber makes \(name) the default \(kind)") {
+                let chosen = try? await Pactl.run(["get-default-\(kind)"], environment: clientEnvironment, timeout: .seconds(5))
+                return chosen?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+            }
         }
         let took = ContinuousClock.now - began
         state.withLock { $0.lastStart = took }
@@ -235,13 +194,16 @@ public final class PipeWireServer: Sendable {
         for process in state.withLock({ $0.all }) where process.isRunning {
             Glibc.kill(-process.pid, SIGKILL)
         }
-        for process in state.withLock({ $0.all }) { process.stop() }
+        for process in state.withLock({ $0.all }) { process.stopWholeGroup() }
     }
 
     /// Ends the server the orderly way (SIGTERM to pipewire-pulse, WirePlumber, then pipewire,
     /// each waited for); the directories stay for `start()`.
     public func terminate() {
-        for process in state.withLock({ $0.all }) { process.terminate() }
+        for process in state.withLock({ $0.all }) {
+            process.terminate()
+            process.stopWholeGroup()
+        }
     }
 
     /// Ends the processes (SIGKILL) and removes the directories for good. Idempotent.

@@ -77,6 +77,25 @@ public final class PlayingStream: Sendable {
         try await TestStream.index(of: id, in: "sink-inputs", on: server, process: process, timeout: timeout)
     }
 
+    /// The sink-input indices of many streams (one `pactl list` per round, not one per stream),
+    /// once all of them are listed: stream id → index.
+    public static func indices(of streams: [PlayingStream], on server: any TestAudioServer,
+                               timeout: Duration = .seconds(30)) async throws -> [String: Int] {
+        let wanted = Set(streams.map(\.id))
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let found = try await server.sinkInputIndices(ids: wanted)
+            if found.count == wanted.count { return found }
+            if let dead = streams.first(where: { !$0.isRunning }) {
+                throw TestSupportError("\(dead.client.rawValue) exited before its stream was listed: \(dead.log)")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("\(wanted.count - found.count) of \(wanted.count) streams not listed within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// The stream's entry in `pactl -f json list sink-inputs` now (volume, mute, corked, sink,
     /// properties), nil if it is gone.
     public func entry() async throws -> [String: Any]? {

@@ -10,11 +10,19 @@ import Synchronization
 /// warns, but runs). The configuration keeps the null sink at a low latency from the start: a
 /// lone null sink idles at its 2 s maximum latency and renders in 2 s blocks, so a stream that
 /// starts then is drained up to 2 s late; a loopback from a null source, attached while the sink
-/// is suspended, pins the sink's latency to ~13 ms for the server's lifetime.
+/// is suspended, pins the sink's latency to ~13 ms for the server's lifetime. A second null source
+/// stands in for a microphone (the default source).
+///
+/// As a desktop's server (`startServer(.pulseAudio, bus:)`): module-stream-restore loaded and the
+/// socket at `$XDG_RUNTIME_DIR/pulse/native`. The server runs under `timeout` (`lifetime`), so it
+/// dies even if the test process is killed; `kill()` (SIGKILL) and `terminate()` keep the
+/// directories and `start()` brings it back in them; `stop()` ends it for good.
 public final class PulseServer: Sendable {
     public static let executable = "/usr/bin/pulseaudio"
     /// The null sink's name (also the default sink).
     public static let sinkName = "mprisd_null"
+    /// A null source standing in for a microphone (the default source).
+    public static let sourceName = "mprisd_mic"
 
     public let directory: URL
     /// XDG_RUNTIME_DIR of the server and its clients.
@@ -45,9 +53,10 @@ public final class PulseServer: Sendable {
     ///   - restoreStreams: load module-stream-restore (see `restoresStreams`).
     ///   - socketInRuntimeDirectory: listen on `$XDG_RUNTIME_DIR/pulse/native`, the place a client
     ///     without PULSE_SERVER finds (see `socketPath`); the server creates that directory itself.
+    ///   - startNow: false: only the directories and configuration; `start()` later.
     ///   - lifetime: the server is killed after this long whatever happens to the test.
     public init(sampleRate: Int = 48_000, restoreStreams: Bool = false, socketInRuntimeDirectory: Bool = false,
-                lifetime: Duration = .seconds(600), timeout: Duration = .seconds(10)) async throws {
+                startNow: Bool = true, lifetime: Duration = .seconds(600), timeout: Duration = .seconds(10)) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pulse-\(UUID().uuidString.prefix(8))")
         let home = directory.appendingPathComponent("home")
@@ -71,9 +80,15 @@ public final class PulseServer: Sendable {
         load-module module-loopback source=mprisd_silence sink=\(Self.sinkName) latency_msec=40 source_dont_move=true sink_dont_move=true
         suspend-sink \(Self.sinkName) 0
         set-default-sink \(Self.sinkName)
+        load-module module-null-source source_name=\(Self.sourceName) rate=\(sampleRate)
+        set-default-source \(Self.sourceName)
         load-module module-native-protocol-unix\(socketArgument) auth-anonymous=1
 
         """.write(to: config, atomically: true, encoding: .utf8)
+        // The daemon's default of 256 descriptors ends at ~114 loopback streams; tests want 200.
+        let daemonConfig = home.appendingPathComponent(".config/pulse")
+        try fm.createDirectory(at: daemonConfig, withIntermediateDirectories: true)
+        try "rlimit-nofile = 4096\n".write(to: daemonConfig.appendingPathComponent("daemon.conf"), atomically: true, encoding: .utf8)
         try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
             .write(to: directory.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
 
@@ -95,7 +110,7 @@ public final class PulseServer: Sendable {
                      "--use-pid-file=no", "--system=no", "--disallow-exit",
                      "--log-target=stderr", "--log-level=warning"]
         do {
-            try await start(timeout: timeout)
+            if startNow { try await start(timeout: timeout) }
         } catch {
             stop()
             throw error
@@ -150,12 +165,14 @@ public final class PulseServer: Sendable {
     /// Kills the server (SIGKILL), as a crash would; its directories, stale socket file and
     /// stream-restore database stay for `start()`.
     public func kill() {
-        state.withLock { $0.process }?.stop()
+        state.withLock { $0.process }?.stopWholeGroup()
     }
 
     /// Ends the server the orderly way (SIGTERM, waited for); the directories stay for `start()`.
     public func terminate() {
-        state.withLock { $0.process }?.terminate()
+        let process = state.withLock { $0.process }
+        process?.terminate()
+        process?.stopWholeGroup()
     }
 
     /// Kills the server (SIGKILL), waits for it and removes its directory for good. Idempotent.

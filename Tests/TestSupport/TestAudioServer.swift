@@ -16,11 +16,23 @@ public enum AudioServerKind: String, Sendable, CaseIterable, CustomStringConvert
 /// Both listen on `$XDG_RUNTIME_DIR/pulse/native` (the place every libpulse client looks when
 /// PULSE_SERVER is unset), remember stream volumes and mutes per role (WirePlumber's
 /// restore-stream, PulseAudio's module-stream-restore), and have a null sink, paced in real time,
-/// as the default sink.
+/// as the default sink and a null source (a microphone) as the default source.
+///
+/// A test body for both servers:
+///
+///     let server = try await startServer(kind, bus: bus)   // in a BusTestCase
+///     defer { server.stop() }
+///     let capture = try CaptureStream(on: server)          // the sink's monitor: what is heard
+///     let stream = try PlayingStream(on: server, role: "music")
+///     _ = try await capture.waitForLoudness { $0.isClose(to: stream.expectedRMS, within: 0.05) }
+///     try await server.pactl("set-sink-input-mute", "\(try await stream.index())", "1")
+///     _ = try await capture.waitForLoudness { $0 < 0.0005 }  // silence: 0 exactly on both
 public protocol TestAudioServer: AnyObject, Sendable {
     var kind: AudioServerKind { get }
     /// The null sink (the default sink).
     var sinkName: String { get }
+    /// A null source standing in for a microphone (the default source).
+    var sourceName: String { get }
     /// The server's XDG_RUNTIME_DIR.
     var runtimeDirectory: URL { get }
     /// `unix:…/pulse/native`: the value of PULSE_SERVER.
@@ -74,19 +86,23 @@ extension TestAudioServer {
 
 /// Starts a real server of `kind` for one test, configured as a desktop has it (see
 /// `TestAudioServer`). PipeWire's WirePlumber needs a session bus: `bus`, the test's own.
-public func startServer(_ kind: AudioServerKind, bus: TestBus,
+/// With `startNow: false` only its directories exist (the runtime directory empty, as on a
+/// desktop before its server came up) until `start()`.
+public func startServer(_ kind: AudioServerKind, bus: TestBus, startNow: Bool = true,
                         timeout: Duration = .seconds(20)) async throws -> any TestAudioServer {
     switch kind {
     case .pulseAudio:
-        return try await PulseServer(restoreStreams: true, socketInRuntimeDirectory: true, timeout: timeout)
+        return try await PulseServer(restoreStreams: true, socketInRuntimeDirectory: true, startNow: startNow,
+                                     timeout: timeout)
     case .pipeWire:
-        return try await PipeWireServer(busAddress: bus.address, timeout: timeout)
+        return try await PipeWireServer(busAddress: bus.address, startNow: startNow, timeout: timeout)
     }
 }
 
 extension PulseServer: TestAudioServer {
     public var kind: AudioServerKind { .pulseAudio }
     public var sinkName: String { Self.sinkName }
+    public var sourceName: String { Self.sourceName }
     public var clientVariables: [String: String] {
         variables.merging(["XDG_RUNTIME_DIR": runtimeDirectory.path]) { _, new in new }
     }
@@ -95,5 +111,6 @@ extension PulseServer: TestAudioServer {
 extension PipeWireServer: TestAudioServer {
     public var kind: AudioServerKind { .pipeWire }
     public var sinkName: String { Self.sinkName }
+    public var sourceName: String { Self.sourceName }
     public var clientVariables: [String: String] { variables }
 }

@@ -12,6 +12,9 @@ enum StreamAction: Sendable {
     /// crossed out once the server accepted. Refused — the stream went meanwhile, and the server's
     /// restore database may have kept our value — the entry becomes an orphan.
     case undo(StreamJournalEntry, reason: String)
+    /// Sets right what the server's restore database keeps for `key` from the orphans of that
+    /// key (`StreamPolicy+RestoreDatabase`).
+    case repairRestoreEntry(StreamRestoreKey)
     case log(String)
 }
 
@@ -48,6 +51,7 @@ extension StreamPolicy {
                     if accepted {
                         self.log("streams: \(entry.stream) \(what) undone: \(reason)")
                         self.journal?.forgetStreams { $0 == entry }
+                        self.thread.enqueue { [weak self] in self?.undoAccepted(entry) }
                     } else {
                         self.log("streams: \(entry.stream) \(what) not undone, refused by the server (\(reason))")
                         self.thread.enqueue { [weak self] in self?.undoRefused(entry) }
@@ -57,6 +61,8 @@ extension StreamPolicy {
                 case .volume(let found, _): link.setVolume(entry.stream, to: found, completion: done)
                 case .mute: link.setMute(entry.stream, false, completion: done)
                 }
+            case .repairRestoreEntry(let key):
+                repairRestoreEntry(key)
             case .log(let line):
                 log("streams: " + line)
             }

@@ -62,7 +62,7 @@ extension StreamPolicy {
         let now = expected.volume ?? stream.volume
         let index = stream.id.index
         if let duck = applied.duck {
-            if now != duck.set && now != duck.found {
+            if !Self.same(now, duck.set) && !Self.same(now, duck.found) {
                 // The user chose a volume while ducked: theirs stays, now and after.
                 applied.duck = nil
                 applied.userKeptVolume = want
@@ -71,7 +71,7 @@ extension StreamPolicy {
             }
             guard !want else { return [] }
             applied.duck = nil
-            guard now == duck.set else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
+            guard Self.same(now, duck.set) else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
             expected.volume = duck.found
             let entry = StreamJournalEntry(cookie: cookie, index: index, key: applied.key,
                                            change: .volume(found: duck.found, set: duck.set))
@@ -144,6 +144,8 @@ extension StreamPolicy.State {
         expected = [:]
         orphans = []
         watching = [:]
+        undone = [:]
+        settleIfClean = []
     }
 
     /// Values we asked for are dropped from `expected` once the server shows them, or once it
@@ -156,7 +158,7 @@ extension StreamPolicy.State {
             }
             let before = change.previous.streams[id]
             var next = value
-            if let volume = value.volume, now.volume == volume || now.volume != before?.volume { next.volume = nil }
+            if let volume = value.volume, StreamPolicy.same(now.volume, volume) || now.volume != before?.volume { next.volume = nil }
             if let muted = value.muted, now.isMuted == muted || now.isMuted != before?.isMuted { next.muted = nil }
             expected[id] = next.volume == nil && next.muted == nil ? nil : next
         }

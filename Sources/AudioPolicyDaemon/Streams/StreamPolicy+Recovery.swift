@@ -24,7 +24,7 @@ extension StreamPolicy {
             var expected = state.expected[stream.id] ?? Expected()
             switch entry.change {
             case .volume(let found, let set):
-                if stream.volume == set {
+                if Self.same(stream.volume, set) {
                     expected.volume = found
                     actions.append(.undo(entry, reason: "mprisd had ducked it before it stopped"))
                 } else {
@@ -50,6 +50,12 @@ extension StreamPolicy {
             state.ancestry[id] = nil
             state.expected[id] = nil
             state.pairs[id] = nil
+            for entry in state.undone.removeValue(forKey: id) ?? [] where entry.key.isShared {
+                // Journaled again: the database may still hold our value for its key.
+                state.settleIfClean.insert(entry)
+                actions.append(.journal(entry))
+                actions += orphan(entry, in: &state, because: "\(id) ended soon after it was restored")
+            }
             guard let applied = state.applied.removeValue(forKey: id), let cookie = previous.server?.cookie else { continue }
             if let duck = applied.duck {
                 actions += orphan(StreamJournalEntry(cookie: cookie, index: id.index, key: applied.key,
@@ -62,6 +68,23 @@ extension StreamPolicy {
             }
         }
         return actions
+    }
+
+    /// An undo the server took (pipewire-pulse also takes one for a stream that is just ending):
+    /// remembered while the stream lives, since its end may still leave our value in the restore
+    /// database; a stream gone already leaves it as an orphan at once.
+    func undoAccepted(_ entry: StreamJournalEntry) {
+        let actions = state.withLock { state -> [StreamAction] in
+            guard !state.stopped, state.inventory.server?.cookie == entry.cookie else { return [] }
+            guard state.inventory.streams[entry.stream] == nil else {
+                state.undone[entry.stream, default: []].append(entry)
+                return []
+            }
+            guard entry.key.isShared else { return [] }
+            state.settleIfClean.insert(entry)
+            return [.journal(entry)] + orphan(entry, in: &state, because: "\(entry.stream) ended as it was restored")
+        }
+        perform(actions)
     }
 
     /// An undo the server refused: the stream went before it arrived (its session ended with
@@ -81,7 +104,8 @@ extension StreamPolicy {
             return [.unjournal(cookie: entry.cookie, index: entry.index, kind: entry.kind)]
         }
         state.orphans.append(entry)
-        return [.log("\(reason): the next '\(entry.key)' stream is set right if it starts with mprisd's value")]
+        return [.log("\(reason): the next '\(entry.key)' stream is set right if it starts with mprisd's value"),
+                .repairRestoreEntry(entry.key)]
     }
 
     /// New streams since `previous` whose key has orphans take them over: the server applies
@@ -109,12 +133,12 @@ extension StreamPolicy {
             for entry in entries {
                 switch entry.change {
                 case .volume(let found, let set):
-                    let settles = before == nil ? stream.volume == set : stream.volume != before?.volume
+                    let settles = before == nil ? Self.same(stream.volume, set) : stream.volume != before?.volume
                     guard settles else {
                         left.append(entry)
                         continue
                     }
-                    if stream.volume == set, state.expected[stream.id]?.volume == nil {
+                    if Self.same(stream.volume, set), state.expected[stream.id]?.volume == nil {
                         state.expected[stream.id, default: Expected()].volume = found
                         actions.append(.setVolume(stream.id, found,
                                                   reason: "it started with the ducked volume the server kept for '\(entry.key)'"))
@@ -132,6 +156,7 @@ extension StreamPolicy {
                     }
                 }
                 actions.append(.unjournal(cookie: entry.cookie, index: entry.index, kind: entry.kind))
+                state.settleIfClean.remove(entry)
             }
             state.watching[stream.id] = left.isEmpty ? nil : left
         }

@@ -19,8 +19,9 @@ import Synchronization
 /// - Nothing outlives the daemon: every change is in the `ChangeJournal` before it is made and
 ///   crossed out when undone; `stop` undoes everything. After a crash, or a stream that ended
 ///   while changed, the server's restore database may hold our value for the stream's
-///   `StreamRestoreKey`: the next stream of that key that appears with exactly our value is set
-///   right (`StreamPolicy+Recovery`).
+///   `StreamRestoreKey`: its entry is written back with the user's value
+///   (`StreamPolicy+RestoreDatabase`), and the next stream of that key that appears (or first
+///   changes) with exactly our value is set right (`StreamPolicy+Recovery`).
 ///
 /// Threads: every input (session events, inventory changes, registrations, pid answers) is
 /// queued on one `SerialThread` and decided there in order, so the link's calls go out in
@@ -97,6 +98,15 @@ public final class StreamPolicy: Sendable {
         var orphans: [StreamJournalEntry] = []
         /// Orphans taken over by a new stream of their key, until its first change settles them.
         var watching: [StreamID: [StreamJournalEntry]] = [:]
+        /// Keys whose restore entry is being read and written; true: once more when done (an
+        /// orphan of the key came meanwhile).
+        var repairing: [StreamRestoreKey: Bool] = [:]
+        /// Changes undone on streams that still exist: the server's restore database may not
+        /// have taken the undo yet (WirePlumber stores asynchronously), so a stream that ends
+        /// soon after leaves them as orphans that settle if the database holds the user's value.
+        var undone: [StreamID: [StreamJournalEntry]] = [:]
+        /// Orphans of undone changes: settled as soon as the database shows it is not ours.
+        var settleIfClean: Set<StreamJournalEntry> = []
     }
 
     /// - Parameters:

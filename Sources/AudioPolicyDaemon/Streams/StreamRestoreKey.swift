@@ -1,35 +1,25 @@
 import AudioServer
 import Foundation
 
-/// What the server's restore database files a playback stream's volume and mute under:
-/// PulseAudio's module-stream-restore uses `sink-input-by-media-role:ROLE` when the stream has a
-/// role, else its application id or name; WirePlumber's restore-stream keys by `media.role` first,
-/// then by application name. Roles are matched without regard to case (PipeWire renames
-/// `music` to `Music`).
+/// What the server's restore database files a playback stream's volume and mute under — the key
+/// both servers compute (`AudioStream.restoreKey`: `module-stream-restore.id`, else
+/// `sink-input-by-media-role:ROLE`, by application id, name or media name). Compared without
+/// regard to case: pipewire-pulse hands roles to WirePlumber renamed (`music` → `Music`).
 ///
-/// Used to repair the next stream of a key when a stream we ducked or muted ended before we
-/// could undo it: the database kept our value for that key.
+/// Used to repair what the database kept of a stream that ended while we had it ducked or muted:
+/// the entry itself (`writeRestoreEntry`), else the next stream of that key.
 public struct StreamRestoreKey: Sendable, Hashable, CustomStringConvertible {
-    /// `role:music`, `app:Firefox`, `media:…`: no spaces once encoded.
+    /// The server's key, as it spells it.
     public let value: String
 
     public init(value: String) {
         self.value = value
     }
 
-    /// The key of `stream`; nil when it has neither role, application name nor media name.
+    /// The key of `stream`; nil when it has neither role, application nor media name.
     public init?(_ stream: AudioStream) {
-        if let role = stream.role, !role.isEmpty {
-            value = "role:" + role.lowercased()
-        } else if let id = stream.properties["application.id"], !id.isEmpty {
-            value = "appid:" + id
-        } else if let name = stream.applicationName, !name.isEmpty {
-            value = "app:" + name
-        } else if let name = stream.mediaName, !name.isEmpty {
-            value = "media:" + name
-        } else {
-            return nil
-        }
+        guard let key = stream.restoreKey, !key.isEmpty else { return nil }
+        value = key
     }
 
     /// For a stream with nothing to key it by: never matched against another stream.
@@ -38,6 +28,14 @@ public struct StreamRestoreKey: Sendable, Hashable, CustomStringConvertible {
     /// Whether another stream can share it (the database files them together).
     public var isShared: Bool { self != .none }
 
+    public static func == (lhs: StreamRestoreKey, rhs: StreamRestoreKey) -> Bool {
+        lhs.value.lowercased() == rhs.value.lowercased()
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value.lowercased())
+    }
+
     /// Percent-encoded: one journal field.
     var encoded: String {
         value.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "-"
@@ -45,7 +43,7 @@ public struct StreamRestoreKey: Sendable, Hashable, CustomStringConvertible {
 
     init?(encoded: Substring) {
         guard let decoded = String(encoded).removingPercentEncoding, !decoded.isEmpty,
-              decoded.count <= 512 else { return nil }
+              decoded.utf8.count <= 1024 else { return nil }
         value = decoded
     }
 

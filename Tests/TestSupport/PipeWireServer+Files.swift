@@ -1,0 +1,79 @@
+import Foundation
+
+/// The files a PipeWireServer runs with, all under its own directory: the null sink and source
+/// (a `pipewire.conf.d` fragment), pipewire-pulse's client limit, the clients' client.conf, and
+/// the servers' environment that points every XDG directory there.
+extension PipeWireServer {
+    var home: URL { directory.appendingPathComponent("home") }
+    var config: URL { directory.appendingPathComponent("config") }
+    var clientConfig: URL { directory.appendingPathComponent("client.conf") }
+
+    func writeFiles() throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true,
+                               attributes: [.posixPermissions: 0o700])
+        try fm.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        try fm.createDirectory(at: home, withIntermediateDirectories: true)
+        let fragments = config.appendingPathComponent("pipewire/pipewire.conf.d")
+        try fm.createDirectory(at: fragments, withIntermediateDirectories: true)
+        try """
+        context.objects = [
+            { factory = adapter
+              args = {
+                factory.name = support.null-audio-sink
+                node.name = "\(Self.sinkName)"
+                node.description = "Null Output"
+                media.class = Audio/Sink
+                audio.position = [ FL FR ]
+                monitor.channelmix = true
+                object.linger = true
+              }
+            }
+            { factory = adapter
+              args = {
+                factory.name = support.null-audio-sink
+                node.name = "\(Self.sourceName)"
+                node.description = "Null Input"
+                media.class = Audio/Source/Virtual
+                audio.position = [ FL FR ]
+                object.linger = true
+              }
+            }
+        ]
+
+        """.write(to: fragments.appendingPathComponent("10-null-sink.conf"), atomically: true, encoding: .utf8)
+        // pipewire-pulse takes 64 clients by default (each paplay is one): room for 200-stream tests.
+        let pulseFragments = config.appendingPathComponent("pipewire/pipewire-pulse.conf.d")
+        try fm.createDirectory(at: pulseFragments, withIntermediateDirectories: true)
+        try """
+        pulse.properties = {
+            server.address = [ { address = "unix:native" max-clients = \(Self.maxClients) } ]
+        }
+
+        """.write(to: pulseFragments.appendingPathComponent("10-clients.conf"), atomically: true, encoding: .utf8)
+        try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
+            .write(to: clientConfig, atomically: true, encoding: .utf8)
+    }
+
+    /// The servers' environment: the private directories, the test's bus, nothing of the machine's
+    /// audio set-up.
+    var serverEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("PULSE_") || key.hasPrefix("PIPEWIRE_") || key.hasPrefix("WIREPLUMBER_") {
+            environment[key] = nil
+        }
+        for key in ["ALSA_CONFIG_PATH", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE"] {
+            environment[key] = nil
+        }
+        environment["HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory.path
+        environment["PIPEWIRE_RUNTIME_DIR"] = runtimeDirectory.path
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment["XDG_STATE_HOME"] = stateDirectory.path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        // No system bus: WirePlumber's Bluetooth and logind parts find nothing, as on a server.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/mprisd-no-system-bus"
+        environment["PULSE_CLIENTCONFIG"] = clientConfig.path
+        return environment
+    }
+}
