@@ -69,16 +69,14 @@ extension StreamPolicy {
         let now = expected.volume ?? stream.volume
         let index = stream.id.index
         if let duck = applied.duck {
-            let ours = Self.same(now, duck.set)
-            if !ours && settling {
+            if !Self.same(now, duck.set) && !Self.same(now, duck.found) && settling {
                 // The server gave the new stream its role's remembered volume after we ducked it
-                // (`serverSettling`; it may be the very value we ducked from): that is the user's
-                // volume; the duck goes on from it.
+                // (`serverSettling`): that is the user's volume; the duck goes on from it.
                 applied.duck = nil
                 guard want else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
                 return lower(stream, now, cookie, &applied, &expected, reason: "ducked again: the server restored \(now) for its role")
             }
-            if !ours && (want || !Self.same(now, duck.found)) {
+            if !Self.same(now, duck.set) && !Self.same(now, duck.found) {
                 // The user chose a volume while ducked: theirs stays, now and after.
                 applied.duck = nil
                 applied.userKeptVolume = want
