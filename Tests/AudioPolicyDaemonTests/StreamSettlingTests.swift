@@ -3,6 +3,7 @@ import AudioServer
 import Foundation
 import SessionCore
 import SystemContext
+import Synchronization
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,8 @@ import Glibc
 final class StreamSettlingTests: XCTestCase {
     private static let cookie: UInt32 = 7
     private var directory = ""
+    /// What the policy logged (its calls to the never-connected link are logged as refused).
+    private let lines = LogLines()
 
     override func setUp() {
         directory = NSTemporaryDirectory() + "mprisd-settling-\(UUID().uuidString.prefix(8))"
@@ -36,6 +39,40 @@ final class StreamSettlingTests: XCTestCase {
         policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(full.scaled(by: StreamPolicy.duckRatio))))
         policy.inventoryChanged(change(.updated, from: inventory(full.scaled(by: StreamPolicy.duckRatio)), to: inventory(restored)))
         try waitForDuck(journal, found: restored)
+        withExtendedLifetime(sessions) {}
+    }
+
+    func testTheServerPuttingBackTheVolumeWeDuckedFromIsDuckedAgain() throws {
+        let (policy, journal, sessions) = try start(settling: .seconds(60))
+        defer { policy.stop(patience: .milliseconds(10)) }
+        let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
+        let ducked = full.scaled(by: StreamPolicy.duckRatio)
+        policy.inventoryChanged(change(.connected, from: inventory(), to: inventory(full)))
+        try waitForDuck(journal, found: full)
+        policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(ducked)))
+        // WirePlumber's restore-stream, late, with none of our requests on its way: back to
+        // 100 %, the very value we ducked from.
+        policy.inventoryChanged(change(.updated, from: inventory(ducked), to: inventory(full)))
+        try waitUntil("the stream is ducked again") { self.lines.contains { $0.contains("ducked again") } }
+        try waitForDuck(journal, found: full)
+        withExtendedLifetime(sessions) {}
+    }
+
+    func testOurOwnLateEventIsNotTakenForTheServers() throws {
+        let (policy, journal, sessions) = try start(settling: .seconds(60))
+        defer { policy.stop(patience: .milliseconds(10)) }
+        let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
+        let ducked = full.scaled(by: StreamPolicy.duckRatio)
+        let earlier = ChannelVolume(uniform: 40_000, count: 2)
+        policy.inventoryChanged(change(.connected, from: inventory(), to: inventory(full)))
+        try waitForDuck(journal, found: full)
+        // Before our duck shows, the value we ducked from shows once more (the late event of an
+        // earlier request of ours, an undo to the user's 100 %): an echo, not the server's.
+        policy.inventoryChanged(change(.updated, from: inventory(earlier), to: inventory(full)))
+        policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(ducked)))
+        try waitForDuck(journal, found: full)
+        policy.thread.enqueueAndWait {}  // every change above decided
+        XCTAssertFalse(lines.contains { $0.contains("ducked again") }, "no duck sent twice for our own late event")
         withExtendedLifetime(sessions) {}
     }
 
@@ -64,7 +101,8 @@ final class StreamSettlingTests: XCTestCase {
         XCTAssertTrue(music.isDucked)
         let journal = ChangeJournal(file: StateFile(path: directory + "/journal"), log: { _ in })
         let link = AudioServerLink(address: .unknown(reason: "a test"), log: { _ in })
-        let policy = try StreamPolicy(link: link, connection: nil, journal: journal, log: { _ in },
+        let lines = self.lines
+        let policy = try StreamPolicy(link: link, connection: nil, journal: journal, log: { lines.append($0) },
                                       serverSettling: settling)
         policy.manage(music, number: 1, label: "music", owner: ":1.1", pid: getpid())
         return (policy, journal, [music, ducker])
@@ -101,5 +139,22 @@ final class StreamSettlingTests: XCTestCase {
             guard ContinuousClock.now < deadline else { return XCTFail("timed out: \(what)", file: file, line: line) }
             usleep(10_000)
         }
+    }
+}
+
+/// Log lines collected from any thread.
+private final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    func contains(where matching: (String) -> Bool) -> Bool {
+        lines.withLock { $0.contains(where: matching) }
+    }
+
+    func count(where matching: (String) -> Bool) -> Int {
+        lines.withLock { $0.filter(matching).count }
     }
 }

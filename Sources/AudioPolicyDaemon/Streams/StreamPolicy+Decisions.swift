@@ -56,7 +56,8 @@ extension StreamPolicy {
             let wantMute = managed.map { $0.isInterrupted && $0.mutesOnInterruption } ?? false
             let name = "\(stream.id) (\(stream.displayName))"
             actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck,
-                                    settling: now - appeared < settling)
+                                    settling: now - appeared < settling,
+                                    echoPossible: state.superseded.contains(stream.id))
             actions += adjustMute(name, stream, cookie, &applied, &expected, muted: wantMute)
             state.applied[stream.id] = applied.isEmpty ? nil : applied
             state.expected[stream.id] = expected.volume == nil && expected.muted == nil ? nil : expected
@@ -65,13 +66,19 @@ extension StreamPolicy {
     }
 
     private func adjustVolume(_ name: String, _ stream: AudioStream, _ cookie: UInt32, _ applied: inout Applied,
-                              _ expected: inout Expected, ducked want: Bool, settling: Bool) -> [StreamAction] {
+                              _ expected: inout Expected, ducked want: Bool, settling: Bool,
+                              echoPossible: Bool) -> [StreamAction] {
         let now = expected.volume ?? stream.volume
         let index = stream.id.index
         if let duck = applied.duck {
-            if !Self.same(now, duck.set) && !Self.same(now, duck.found) && settling {
+            // The value we ducked from showing again is the late event of our own earlier request
+            // while one of ours was still on its way (`echoPossible`); when none was, in a new
+            // stream's first second, it is the server's restore-stream putting it back.
+            let serverRestored = !Self.same(now, duck.found) || !echoPossible
+            if !Self.same(now, duck.set) && serverRestored && settling {
                 // The server gave the new stream its role's remembered volume after we ducked it
-                // (`serverSettling`): that is the user's volume; the duck goes on from it.
+                // (`serverSettling`; it may be the very value we ducked from): that is the user's
+                // volume; the duck goes on from it.
                 applied.duck = nil
                 guard want else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
                 return lower(stream, now, cookie, &applied, &expected, reason: "ducked again: the server restored \(now) for its role")
@@ -160,6 +167,7 @@ extension StreamPolicy.State {
         self.inventory = inventory
         ancestry = [:]
         appeared = [:]
+        superseded = []
         pairs = [:]
         applied = [:]
         expected = [:]
@@ -172,6 +180,7 @@ extension StreamPolicy.State {
     /// Values we asked for are dropped from `expected` once the server shows them, or once it
     /// shows another change (someone else set the stream since).
     mutating func confirm(_ change: InventoryChange) {
+        superseded = []
         for (id, value) in expected {
             guard let now = change.current.streams[id] else {
                 expected[id] = nil
@@ -179,7 +188,12 @@ extension StreamPolicy.State {
             }
             let before = change.previous.streams[id]
             var next = value
-            if let volume = value.volume, StreamPolicy.same(now.volume, volume) || now.volume != before?.volume { next.volume = nil }
+            if let volume = value.volume, StreamPolicy.same(now.volume, volume) || now.volume != before?.volume {
+                next.volume = nil
+                // Another value showed while ours was on its way: maybe the late event of an
+                // earlier request of ours (an undo), which must not be taken for the server's.
+                if !StreamPolicy.same(now.volume, volume) { superseded.insert(id) }
+            }
             if let muted = value.muted, now.isMuted == muted || now.isMuted != before?.isMuted { next.muted = nil }
             expected[id] = next.volume == nil && next.muted == nil ? nil : next
         }

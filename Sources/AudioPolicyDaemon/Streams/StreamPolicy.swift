@@ -100,6 +100,9 @@ public final class StreamPolicy: Sendable {
         var ancestry: [StreamID: [Int32]] = [:]
         /// When each stream was first seen (monotonic nanoseconds): see `serverSettling`.
         var appeared: [StreamID: Int64] = [:]
+        /// Streams whose expected volume gave way to another value in the change being decided
+        /// (`confirm`): that value may be the late event of an earlier request of ours.
+        var superseded: Set<StreamID> = []
         /// Each stream's session now (for the report).
         var pairs: [StreamID: UInt64] = [:]
         var applied: [StreamID: Applied] = [:]
