@@ -156,7 +156,7 @@ def stream_rounds(args, mprisd, watch):
                                "--", "sleep", "100000"])
     wait_status(mprisd, lambda d: (session(d, "ducker") or {}).get("active") and (session(d, "music") or {}).get("ducked"),
                 "the ducker active and music ducked")
-    samples, missed, changes_seen, started_ducked, in_a_row = [], 0, {}, 0, 0
+    samples, missed, changes_seen, started_ducked, in_a_row, late_ducked = [], 0, {}, 0, 0, 0
     for n in range(args.rounds):
         if in_a_row >= 3:
             print(f"note stopped after round {n - 1}: {in_a_row} rounds in a row without the ducked volume", flush=True)
@@ -183,7 +183,14 @@ def stream_rounds(args, mprisd, watch):
             if checked is None or checked[0] != DUCKED:
                 missed += 1
                 in_a_row += 1
-                print(f"note round {n}: pactl shows #{index} at {checked}, not {DUCKED}", flush=True)
+                # Stuck, or only late (the server put a volume back over the duck and the
+                # daemon ducked it again after the check)? Half a second later tells.
+                time.sleep(0.5)
+                later = pactl_volume(index)
+                if later is not None and later[0] == DUCKED:
+                    late_ducked += 1
+                print(f"note round {n}: pactl shows #{index} at {checked}, not {DUCKED} "
+                      f"(0.5 s later: {later})", flush=True)
             else:
                 in_a_row = 0
                 samples.append((t_change - t_new) * 1000)
@@ -194,7 +201,8 @@ def stream_rounds(args, mprisd, watch):
             sys.exit(f"round {n}: stream #{index} did not go away")
     summary("new-to-ducked", samples, missed)
     print(f"note change events of the stream up to the ducked one: {dict(sorted(changes_seen.items()))}; "
-          f"streams that appeared already at the ducked volume: {started_ducked}")
+          f"streams that appeared already at the ducked volume: {started_ducked}; "
+          f"missed but ducked 0.5 s later: {late_ducked}")
     ducker.terminate()
     music.stdin.close()
     music.terminate()

@@ -76,6 +76,25 @@ final class StreamSettlingTests: XCTestCase {
         withExtendedLifetime(sessions) {}
     }
 
+    func testADuckTheServerFoldedAwayIsSentAgainOnceItLanded() throws {
+        let (policy, journal, sessions) = try start(settling: .seconds(60))
+        defer { policy.stop(patience: .milliseconds(10)) }
+        let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
+        let ducked = full.scaled(by: StreamPolicy.duckRatio)
+        policy.inventoryChanged(change(.connected, from: inventory(), to: inventory(full)))
+        try waitForDuck(journal, found: full)
+        // The server accepted our duck, but its reads folded it together with restore-stream's
+        // 100 %: no event shows it. The policy checks once the server answered.
+        for _ in 0..<5 { policy.thread.enqueueAndWait { policy.verifyDuck(of: StreamID(.playback, 5), set: ducked) } }
+        XCTAssertEqual(lines.count { $0.contains("ducked again: the server put") }, StreamPolicy.duckChecks,
+                       "sent again, a bounded number of times")
+        // Once an event shows it ducked, nothing more is sent.
+        policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(ducked)))
+        policy.thread.enqueueAndWait { policy.verifyDuck(of: StreamID(.playback, 5), set: ducked) }
+        XCTAssertEqual(lines.count { $0.contains("ducked again: the server put") }, StreamPolicy.duckChecks)
+        withExtendedLifetime(sessions) {}
+    }
+
     func testAVolumeChangedOnceTheStreamSettledIsTheUsers() throws {
         let (policy, journal, sessions) = try start(settling: .zero)
         defer { policy.stop(patience: .milliseconds(10)) }

@@ -30,9 +30,10 @@ extension StreamPolicy {
                 journal?.forgetStreams { $0.cookie == cookie && $0.index == index && $0.kind == kind }
             case .setVolume(let stream, let volume, let reason):
                 outstanding?.begin()
-                link.setVolume(stream, to: volume) { [log] accepted in
+                link.setVolume(stream, to: volume) { [weak self, log] accepted in
                     log(accepted ? "streams: \(stream) volume \(volume): \(reason)"
                                  : "streams: \(stream) volume \(volume) refused by the server (\(reason))")
+                    if accepted { self?.thread.enqueue { [weak self] in self?.verifyDuck(of: stream, set: volume) } }
                     outstanding?.end()
                 }
             case .setMute(let stream, let muted, let reason):

@@ -29,6 +29,37 @@ extension StreamPolicy {
         perform(actions)
     }
 
+    /// After the server accepted a duck: a new stream whose server put its role's remembered
+    /// volume back over ours may show no event of ours at all (the server's reads after each
+    /// event can fold the two together), so the duck is checked once it is known to have landed
+    /// and sent again, at most `duckChecks` times in the stream's first second (on the policy's
+    /// thread). A check that comes before the event of our own change sends the same value once
+    /// more: harmless.
+    func verifyDuck(of id: StreamID, set volume: ChannelVolume) {
+        let actions = state.withLock { state -> [StreamAction] in
+            guard !state.stopped, let stream = state.inventory.streams[id], var applied = state.applied[id],
+                  let duck = applied.duck, Self.same(duck.set, volume), !Self.same(stream.volume, volume),
+                  let appeared = state.appeared[id],
+                  MonotonicClock.nanoseconds() - appeared < Self.nanoseconds(serverSettling),
+                  applied.duckChecks < Self.duckChecks else { return [] }
+            applied.duckChecks += 1
+            state.applied[id] = applied
+            var expected = state.expected[id] ?? Expected()
+            expected.volume = volume
+            state.expected[id] = expected
+            return [.setVolume(id, volume, reason: "ducked again: the server put \(stream.volume) back over it")]
+        }
+        perform(actions)
+    }
+
+    /// How many times a new stream's duck is sent again (`verifyDuck`).
+    static let duckChecks = 3
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
     /// Decides again after a session changed (on the policy's thread).
     func decide() {
         perform(state.withLock { state in state.stopped ? [] : reconcile(&state) })
@@ -40,8 +71,7 @@ extension StreamPolicy {
         var actions: [StreamAction] = []
         state.pairs = [:]
         let now = MonotonicClock.nanoseconds()
-        let (seconds, attoseconds) = serverSettling.components
-        let settling = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let settling = Self.nanoseconds(serverSettling)
         for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
             let appeared = state.appeared[stream.id] ?? now
             state.appeared[stream.id] = appeared

@@ -79,6 +79,8 @@ public final class StreamPolicy: Sendable {
         var muted = false
         /// The user unmuted it during this interruption: left alone until it ends.
         var userUnmuted = false
+        /// How many times its duck was sent again (`verifyDuck`).
+        var duckChecks = 0
 
         var isEmpty: Bool { duck == nil && !userKeptVolume && !muted && !userUnmuted }
     }
