@@ -67,8 +67,9 @@ public struct ConfigFile: Sendable, Hashable {
     private static let lineFeed = UInt8(ascii: "\n")
     private static let carriageReturn = UInt8(ascii: "\r")
 
-    /// The lines of `bytes`, without their endings (LF, CRLF or a lone CR).
-    static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    /// The lines of `bytes`, without their endings (LF, CRLF or a lone CR); public for the other
+    /// files of the same conventions (`AppRules`).
+    public static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
         var start = 0
         var index = 0

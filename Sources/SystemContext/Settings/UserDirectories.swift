@@ -14,6 +14,10 @@ public enum UserDirectories {
     /// The configuration file, `$XDG_CONFIG_HOME/mprisd/config`.
     public static var configFile: String { config + "/config" }
 
+    /// The user's rules for apps that know nothing of mprisd, `$XDG_CONFIG_HOME/mprisd/apps`
+    /// (`AppRules` in the daemon).
+    public static var appsFile: String { config + "/apps" }
+
     /// The specification ignores relative paths in these variables; so do we.
     private static func base(_ variable: String, fallback: String) -> String {
         if let value = environment(variable), value.hasPrefix("/") { return value }
