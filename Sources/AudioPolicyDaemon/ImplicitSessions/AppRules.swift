@@ -151,7 +151,7 @@ public struct AppRules: Sendable, Hashable {
 
     private mutating func add(_ rule: Rule) {
         if let earlier = rules.first(where: { $0.match.key == rule.match.key }) {
-            problems.append("\(path):\(rule.line): never applies: line \(earlier.line) matches \(rule.match) first")
+            problems.append("\(path):\(rule.line): \(Excerpt.shown(rule.match.description, limit: 60)) never applies: line \(earlier.line) matches it first")
             return
         }
         rules.append(rule)
