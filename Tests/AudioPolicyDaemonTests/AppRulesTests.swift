@@ -45,9 +45,9 @@ final class AppRulesTests: XCTestCase {
     }
 
     func testLineEndingsAndHashInsideQuotes() {
-        let rules = parse("app \"A # B\" = call\r\nbinary b = game\rflatpak c.d = ignore")
+        let rules = parse("app \"A # B=C\" = call\r\nbinary b = game\rflatpak c.d = ignore")
         XCTAssertEqual(rules.problems, [])
-        XCTAssertEqual(rules.rules.map(\.match), [.app("A # B"), .binary("b"), .flatpak("c.d")])
+        XCTAssertEqual(rules.rules.map(\.match), [.app("A # B=C"), .binary("b"), .flatpak("c.d")])
         XCTAssertEqual(rules.rules.map(\.line), [1, 2, 3])
     }
 
