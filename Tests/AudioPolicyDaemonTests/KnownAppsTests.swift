@@ -1,5 +1,6 @@
 @testable import AudioPolicyDaemon
 import AudioServer
+import Foundation
 import XCTest
 
 /// The built-in table of apps that tag nothing.
@@ -42,5 +43,14 @@ final class KnownAppsTests: XCTestCase {
             XCTAssertNil(KnownApps.entry(for: stream(name, .capture)), name)
         }
         XCTAssertNil(KnownApps.entry(for: AudioStream(id: StreamID(.capture, 1), binary: "zoom")))
+    }
+
+    /// The README documents the table: every entry's name is in it.
+    func testTheReadmeListsEveryEntry() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        for entry in KnownApps.entries {
+            XCTAssertTrue(readme.contains("\"\(entry.name)\""), entry.name)
+        }
     }
 }
