@@ -131,4 +131,16 @@ final class StreamClassifierTests: XCTestCase {
         XCTAssertTrue(found.isProtected)
         XCTAssertEqual(found.description, "screenReader (role: a11y)")
     }
+
+    /// The inventory's devices say which capture is of a monitor.
+    func testTheInventoryTellsAMonitorCapture() {
+        let zoom = AudioStream(id: StreamID(.capture, 4), applicationName: "ZOOM VoiceEngine", deviceIndex: 2)
+        let monitor = AudioDevice(id: DeviceID(.source, 2), name: "null-sink.monitor", monitorOfSink: 0)
+        let microphone = AudioDevice(id: DeviceID(.source, 2), name: "mic")
+        let classifier = StreamClassifier()
+        XCTAssertFalse(classifier.classify(zoom, in: AudioInventory(streams: [zoom.id: zoom], devices: [monitor.id: monitor])).isCallCapture)
+        XCTAssertTrue(classifier.classify(zoom, in: AudioInventory(streams: [zoom.id: zoom], devices: [microphone.id: microphone])).isCallCapture)
+        XCTAssertTrue(classifier.classify(zoom, in: AudioInventory(streams: [zoom.id: zoom])).isCallCapture,
+                      "a source not (yet) known is taken as a microphone")
+    }
 }

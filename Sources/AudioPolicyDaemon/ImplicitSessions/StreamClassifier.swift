@@ -26,6 +26,11 @@ public struct StreamClassifier: Sendable, Hashable {
         return found
     }
 
+    /// The class of `stream` of `inventory`, whose devices say whether it records a monitor.
+    public func classify(_ stream: AudioStream, in inventory: AudioInventory) -> StreamClass {
+        classify(stream, capturesMonitor: inventory.isMonitorCapture(stream))
+    }
+
     private func base(_ stream: AudioStream) -> StreamClass {
         if let rule = rules.rule(for: stream) {
             switch rule.action {
