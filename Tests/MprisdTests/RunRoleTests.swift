@@ -9,14 +9,14 @@ import XCTest
 final class RunRoleTests: StreamTestCase {
     private static let variable = "PULSE_PROP_media.role"
 
-    /// The `PULSE_PROP_media.role` entry `mprisd run ARGUMENTS -- env` hands its program, nil
-    /// when there is none. No daemon runs: the program runs all the same, with its role.
+    /// The `PULSE_PROP_media.role` entry `mprisd run ARGUMENTS -- env` hands its program (never
+    /// two), nil when there is none. No daemon runs: the program runs all the same, with its role.
     private func roleSeen(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> String? {
         let result = try await mprisd(["run"] + arguments + ["--", "/usr/bin/env"], environment: extra)
         XCTAssertEqual(result.status, 0, "the program ran: \(result.stderr)")
-        return result.stdout.split(separator: "\n")
-            .first { $0.hasPrefix(Self.variable + "=") }
-            .map { String($0.dropFirst(Self.variable.count + 1)) }
+        let entries = result.stdout.split(separator: "\n").filter { $0.hasPrefix(Self.variable + "=") }
+        XCTAssertLessThanOrEqual(entries.count, 1, "one entry at most: \(entries)")
+        return entries.first.map { String($0.dropFirst(Self.variable.count + 1)) }
     }
 
     func testTheRoleFollowsTheSessionsCategoryAndModeWithoutADaemon() async throws {
