@@ -27,7 +27,8 @@ struct ChildProgram {
     /// Our own environment as `NAME=VALUE` entries (`environ`), the base of the program's.
     static func currentEnvironment() -> [String] {
         var entries: [String] = []
-        var cursor = environ
+        // Null after a clearenv(): no entries.
+        guard var cursor = Optional(environ) else { return entries }
         while let entry = cursor.pointee {
             entries.append(String(cString: entry))
             cursor += 1
