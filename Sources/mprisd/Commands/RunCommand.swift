@@ -16,6 +16,12 @@ extension Commands {
             Registers an audio session with the policy daemon, activates it, runs CMD, and
             deactivates the session when CMD exits. Exits with CMD's status.
 
+            CMD's audio streams get a media.role from the session (phone for a call,
+            navigation for a voice prompt, video for movie playback, music for other
+            playback, game for ambient sounds) through PULSE_PROP_media.role, with or
+            without a daemon. A program that sets its own role keeps it, and a
+            PULSE_PROP_media.role already in the environment wins.
+
             Session options:
               --category C        \(categories.joined(separator: ", "))
                                   (default: playback)

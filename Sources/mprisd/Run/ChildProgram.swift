@@ -24,11 +24,24 @@ struct ChildProgram {
         }
     }
 
-    /// Starts `command` (`command[0]` looked up in `PATH`); `signals` comes from `takeSignals`. Call it on the main thread: the child is tied to the thread that
+    /// Our own environment as `NAME=VALUE` entries (`environ`), the base of the program's.
+    static func currentEnvironment() -> [String] {
+        var entries: [String] = []
+        // Null after a clearenv(): no entries.
+        guard var cursor = Optional(environ) else { return entries }
+        while let entry = cursor.pointee {
+            entries.append(String(cString: entry))
+            cursor += 1
+        }
+        return entries
+    }
+
+    /// Starts `command` (`command[0]` looked up in `PATH`) with `environment` (`NAME=VALUE`
+    /// entries); `signals` comes from `takeSignals`. Call it on the main thread: the child is tied to the thread that
     /// forks it (`clinux_spawn_tied`) and gets SIGTERM if `mprisd run` dies, even of SIGKILL, so
     /// that no program is left running outside the session it was given.
     /// - Throws: a message naming the program when it cannot be started.
-    init(_ command: [String], signals: SignalDescriptor) throws(RunError) {
+    init(_ command: [String], environment: [String], signals: SignalDescriptor) throws(RunError) {
         self.signals = signals
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -41,7 +54,9 @@ struct ChildProgram {
         defer { close(pipeEnds[0]) }
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let child = clinux_spawn_tied(command[0], &argv, environ, &defaults, SIGTERM, pipeEnds[1])
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        let child = clinux_spawn_tied(command[0], &argv, &envp, &defaults, SIGTERM, pipeEnds[1])
         let forkError = errno
         close(pipeEnds[1])
         guard child > 0 else {

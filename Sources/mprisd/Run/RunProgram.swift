@@ -25,7 +25,9 @@ enum RunProgram {
         let link = SessionLink.open(request)
         let child: ChildProgram
         do {
-            child = try ChildProgram(request.command, signals: signals)
+            // The streams' role follows the session (issue 15), with or without a daemon.
+            let environment = RunMediaRole.environment(ChildProgram.currentEnvironment(), for: request.configuration)
+            child = try ChildProgram(request.command, environment: environment, signals: signals)
         } catch {
             link?.close(notifyOthers: false)
             Output.error("mprisd run: \(error)")
