@@ -1,5 +1,4 @@
 import AudioServer
-import Posix
 
 /// The decisions: what each stream should be given its session's state, and what to do so.
 extension StreamPolicy {
@@ -39,8 +38,7 @@ extension StreamPolicy {
         let actions = state.withLock { state -> [StreamAction] in
             guard !state.stopped, let stream = state.inventory.streams[id], var applied = state.applied[id],
                   let duck = applied.duck, Self.same(duck.set, volume), !Self.same(stream.volume, volume),
-                  let appeared = state.appeared[id],
-                  MonotonicClock.nanoseconds() - appeared < Self.nanoseconds(serverSettling),
+                  state.isSettling(id, within: serverSettling, at: .now),
                   applied.duckChecks < Self.duckChecks else { return [] }
             applied.duckChecks += 1
             state.applied[id] = applied
@@ -55,11 +53,6 @@ extension StreamPolicy {
     /// How many times a new stream's duck is sent again (`verifyDuck`).
     static let duckChecks = 3
 
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-
     /// Decides again after a session changed (on the policy's thread).
     func decide() {
         perform(state.withLock { state in state.stopped ? [] : reconcile(&state) })
@@ -70,11 +63,9 @@ extension StreamPolicy {
         guard let cookie = state.inventory.server?.cookie else { return [] }
         var actions: [StreamAction] = []
         state.pairs = [:]
-        let now = MonotonicClock.nanoseconds()
-        let settling = Self.nanoseconds(serverSettling)
+        let now = ContinuousClock.now
         for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
-            let appeared = state.appeared[stream.id] ?? now
-            state.appeared[stream.id] = appeared
+            if state.appeared[stream.id] == nil { state.appeared[stream.id] = now }
             let managed = session(of: stream, in: &state)
             if let managed { state.pairs[stream.id] = managed.number }
             guard managed != nil || state.applied[stream.id] != nil else { continue }
@@ -86,7 +77,7 @@ extension StreamPolicy {
             let wantMute = managed.map { $0.isInterrupted && $0.mutesOnInterruption } ?? false
             let name = "\(stream.id) (\(stream.displayName))"
             actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck,
-                                    settling: now - appeared < settling,
+                                    settling: state.isSettling(stream.id, within: serverSettling, at: now),
                                     echoPossible: state.superseded.contains(stream.id))
             actions += adjustMute(name, stream, cookie, &applied, &expected, muted: wantMute)
             state.applied[stream.id] = applied.isEmpty ? nil : applied
@@ -205,6 +196,11 @@ extension StreamPolicy.State {
         watching = [:]
         undone = [:]
         settleIfClean = []
+    }
+
+    /// Whether stream `id` appeared less than `settling` before `now` (`serverSettling`).
+    func isSettling(_ id: StreamID, within settling: Duration, at now: ContinuousClock.Instant) -> Bool {
+        appeared[id].map { now - $0 < settling } ?? false
     }
 
     /// Values we asked for are dropped from `expected` once the server shows them, or once it

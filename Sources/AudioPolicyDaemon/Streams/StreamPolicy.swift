@@ -100,8 +100,8 @@ public final class StreamPolicy: Sendable {
         var inventory = AudioInventory()
         /// Each stream's process and its ancestors, read when it appeared.
         var ancestry: [StreamID: [Int32]] = [:]
-        /// When each stream was first seen (monotonic nanoseconds): see `serverSettling`.
-        var appeared: [StreamID: Int64] = [:]
+        /// When each stream was first seen: see `serverSettling`.
+        var appeared: [StreamID: ContinuousClock.Instant] = [:]
         /// Streams whose expected volume gave way to another value in the change being decided
         /// (`confirm`): that value may be the late event of an earlier request of ours.
         var superseded: Set<StreamID> = []

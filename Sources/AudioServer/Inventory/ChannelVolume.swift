@@ -6,8 +6,8 @@
 public struct ChannelVolume: Sendable, Hashable, CustomStringConvertible {
     /// `PA_VOLUME_NORM`.
     public static let norm: UInt32 = 0x10000
-    /// `PA_VOLUME_MAX` (a volume above it is not valid).
-    public static let max: UInt32 = UInt32(Int32.max) / 2
+    /// `PA_VOLUME_MAX` (`UINT32_MAX / 2`; a volume above it is not valid).
+    public static let max: UInt32 = UInt32.max / 2
 
     /// One raw value per channel, in the stream's channel order.
     public var channels: [UInt32]
