@@ -110,9 +110,16 @@ final class StreamRecoveryTests: StreamTestCase {
         let emptied = await eventually { !self.journalText().contains("streamvolume") }
         XCTAssertTrue(emptied, "the entry is crossed out once undone: \(journalText())")
 
+        // PipeWire lists a new stream for a moment with its volume still unset (read as 0) before
+        // WirePlumber's restore-stream applies the stored one, so the assertion is on the value it
+        // settles at — which would be the ducked level if the restore database had kept our duck.
         _ = try startPaplay(role: "music")
-        let next = try await waitForSinkInput("the next music stream") { $0.app == "paplay" && $0.index != stream.index }
-        XCTAssertEqual(next.volumes, [user, user], "the next stream of the role starts at the user's volume")
+        let next = try await waitForSinkInput("the next music stream at the user's volume") {
+            $0.app == "paplay" && $0.index != stream.index && $0.volumes.allSatisfy { $0 == user }
+        }
+        try await assertKeeps(next.index, "the next stream of the role stays at the user's volume") {
+            $0.volumes.allSatisfy { $0 == user }
+        }
     }
 
     func testADaemonKilledMidMuteHasTheNextDaemonUnmuteTheStreamOnPulseAudio() async throws { try await aDaemonKilledMidMuteHasTheNextDaemonUnmuteTheStream(.pulseAudio) }

@@ -101,10 +101,14 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
     public var streams: [Stream]?
     /// Every sink and source the server has now (empty while not connected).
     public var devices: [Device]?
+    /// The apps without our API seen on the audio server and their implicit sessions
+    /// (PolicyStatus+Apps.swift); nil from a daemon older than issue 15.
+    public var apps: [App]?
 
     public init(silentMode: Bool = false, locked: Bool = false, outputVolume: Double? = nil,
                 route: Route = Route(), sessions: [Session] = [], players: [Player] = [],
-                audioServer: AudioServer? = nil, streams: [Stream]? = nil, devices: [Device]? = nil) {
+                audioServer: AudioServer? = nil, streams: [Stream]? = nil, devices: [Device]? = nil,
+                apps: [App]? = nil) {
         self.silentMode = silentMode
         self.locked = locked
         self.outputVolume = outputVolume
@@ -114,5 +118,6 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
         self.audioServer = audioServer
         self.streams = streams
         self.devices = devices
+        self.apps = apps
     }
 }
