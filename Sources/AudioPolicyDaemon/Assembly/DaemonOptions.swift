@@ -5,6 +5,9 @@ public struct DaemonOptions: Sendable {
     /// The ALSA control device for jacks and volume; nil: the card of the default output.
     public var control: String?
     public var verbose = false
+    /// The end of an implicit call (an app without our API) notifies the sessions it
+    /// interrupted, so paused players resume (`--keep-paused-after-calls` turns it off).
+    public var resumeAfterCalls = true
 
     public init(version: String, control: String? = nil, verbose: Bool = false) {
         self.version = version

@@ -85,6 +85,7 @@ public enum PolicyDaemon {
             },
             statusExtras: { status in
                 audioServerStatus(&status)
+                status.apps = streamPolicy.apps()
             })
         do {
             try service.start()
@@ -117,7 +118,7 @@ public enum PolicyDaemon {
         defer { lock?.stop() }
         let players = ForeignPlayerTracker(connection: connection, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
-                                           sessionLabel: { service.label(of: $0) },
+                                           sessionLabel: { service.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) },
                                            sessionOwner: { service.owner(of: $0) },
                                            numberSession: { _ in service.numberForeignSession() },
                                            journal: changes.journal,
@@ -135,6 +136,12 @@ public enum PolicyDaemon {
             streamPolicy.set(streams)
             service.follow(streams: streams)
             players.follow(streams: streams)  // players whose Volume cannot duck them
+            // Apps without our API become implicit sessions (issue 15).
+            let rules = AppRules.load()
+            for problem in rules.briefProblems { log.warning(problem) }
+            streams.enableImplicitSessions(ImplicitSessionSetup(
+                system: system, numbering: { service.numberForeignSession() }, rules: rules,
+                resumeAfterCalls: options.resumeAfterCalls))
         }
         startAudioServer(audioServer, log: log) { change in
             serverRoutes.follow(change)
@@ -279,6 +286,14 @@ private struct LockWatch {
 /// journal, opened once the name is ours): empty until `set`.
 private final class LateStreamPolicy: Sendable {
     private let policy = Mutex<StreamPolicy?>(nil)
+
+    func apps() -> [PolicyStatus.App]? {
+        policy.withLock { $0 }?.appReport()
+    }
+
+    func implicitLabel(of id: SessionID) -> String? {
+        policy.withLock { $0 }?.implicitLabel(of: id)
+    }
 
     func set(_ streams: StreamPolicy) {
         policy.withLock { $0 = streams }

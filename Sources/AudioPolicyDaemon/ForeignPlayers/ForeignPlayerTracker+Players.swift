@@ -74,6 +74,7 @@ extension ForeignPlayerTracker {
             return  // gone meanwhile; the session goes with this scope, outside the lock
         }
         log("tracking \(name) (\(player.owner)) as session \(number): \(player.statusText)")
+        claimStreams(name, token: token)
         perform(actions, for: name, token: token)
     }
 
@@ -105,7 +106,11 @@ extension ForeignPlayerTracker {
         case .session(let id):
             if let player = label(of: id) { return (player, nil) }
             let owner = sessionOwner(id)
-            return (sessionLabel(id) ?? "session \(id.rawValue)", owner.map { .pause(cause: $0) })
+            let label = sessionLabel(id)
+            // A session with no bus owner (an app's implicit session, issue 15): the pause is
+            // journaled with no cause, so a next daemon resumes it unless it sees the call again.
+            let entry: JournalEntry.Change? = owner.map { .pause(cause: $0) } ?? (label != nil ? .pause(cause: nil) : nil)
+            return (label ?? "session \(id.rawValue)", entry)
         case .suspended: return ("the screen lock", .pause(cause: nil))
         case .builtInMicMuted: return ("the muted microphone", nil)
         case .routeDisconnected: return ("the lost route", nil)
@@ -122,7 +127,7 @@ extension ForeignPlayerTracker {
         tracked.signals?.cancel()
         tracked.events?.cancel()
         var player = tracked.player
-        if player.duckByStream { state.withLock { $0.streams }?.release(tracked.number) }
+        if tracked.session != nil { state.withLock { $0.streams }?.release(tracked.number) }
         if restoreVolume { perform(player.undo(), for: player.busName, token: player.token, owner: player.owner) }
         if !keepJournal { journal?.forgetAll(player: player.busName, owner: player.owner) }
         if let reason, tracked.session != nil { log("stopped tracking \(player.busName): \(reason)") }

@@ -5,21 +5,42 @@ import SessionCore
 /// policy follows the player's session and lowers the streams of the player's process tree.
 /// Interruption stays `Pause`.
 extension ForeignPlayerTracker {
-    /// The stream policy that ducks such players from now on.
+    /// The stream policy that ducks such players from now on, and to which every player claims
+    /// its streams (those found already too).
     public func follow(streams: StreamPolicy) {
-        state.withLock { $0.streams = streams }
+        let known = state.withLock { state -> [(String, UInt64, Bool)] in
+            state.streams = streams
+            return state.tracked.values.filter { $0.session != nil }
+                .map { ($0.player.busName, $0.player.token, $0.player.duckByStream) }
+        }
+        for (name, token, ducking) in known { handOver(name, token: token, ducking: ducking) }
     }
 
     /// Hands the player's session to the stream policy (its ducking only: its interruption is
     /// still a `Pause`). Without a stream policy the player stays unducked, and the log says so.
     func duckThroughStreams(_ name: String, token: UInt64) {
+        handOver(name, token: token, ducking: true)
+    }
+
+    /// Tells the stream policy that the player's process tree plays its own streams: they are
+    /// no app's implicit session (issue 15); only a player ducked through streams has them
+    /// lowered.
+    func claimStreams(_ name: String, token: UInt64) {
+        handOver(name, token: token, ducking: false)
+    }
+
+    private func handOver(_ name: String, token: UInt64, ducking: Bool) {
         let found = state.withLock { state -> (AudioSession, UInt64, String, StreamPolicy?)? in
             guard let tracked = state.tracked[name], tracked.player.token == token,
                   let session = tracked.session else { return nil }
             return (session, tracked.number, tracked.player.owner, state.streams)
         }
         guard let (session, number, owner, streams) = found else { return }
-        guard let streams else { return log("cannot duck \(name): no audio server is followed") }
-        streams.manage(session, number: number, label: name, owner: owner, mutesOnInterruption: false)
+        guard let streams else {
+            if ducking { log("cannot duck \(name): no audio server is followed") }
+            return
+        }
+        streams.manage(session, number: number, label: name, owner: owner, ducksStreams: ducking,
+                       mutesOnInterruption: false, coversCapture: false)
     }
 }

@@ -4,7 +4,7 @@ import AudioServer
 extension StreamPolicy {
     /// One change reported by the link (on the policy's thread).
     func apply(_ change: InventoryChange) {
-        let actions = state.withLock { state -> [StreamAction] in
+        var actions = state.withLock { state -> [StreamAction] in
             guard !state.stopped else { return [] }
             switch change.kind {
             case .connected:
@@ -12,7 +12,7 @@ extension StreamPolicy {
                 // Everything journaled (a dead predecessor's, or ours from before a reconnect)
                 // is restored where the stream is still as we left it; the rest waits for the
                 // next stream of its key.
-                return replay(journal?.currentStreams ?? [], in: &state) + reconcile(&state)
+                return replay(journal?.currentStreams ?? [], in: &state)
             case .disconnected(let reason):
                 let changed = state.applied.count
                 state.reset(to: change.current)
@@ -22,10 +22,13 @@ extension StreamPolicy {
                 var actions = vanished(since: change.previous, in: &state)
                 state.confirm(change)
                 actions += repairNewStreams(since: change.previous, in: &state)
-                return actions + reconcile(&state)
+                return actions
             }
         }
-        perform(actions)
+        // Which apps are implicit sessions, and what the engine made of them, before the
+        // streams are brought in line with every session.
+        actions += updateImplicitSessions()
+        perform(actions + state.withLock { state in state.stopped ? [] : reconcile(&state) })
     }
 
     /// After the server accepted a duck: a new stream whose server put its role's remembered
@@ -73,8 +76,8 @@ extension StreamPolicy {
                 ?? Applied(session: managed?.number ?? 0, key: StreamRestoreKey(stream) ?? .none)
             if let managed { applied.session = managed.number }
             var expected = state.expected[stream.id] ?? Expected()
-            let wantDuck = managed?.isDucked ?? false
-            let wantMute = managed.map { $0.isInterrupted && $0.mutesOnInterruption } ?? false
+            let wantDuck = managed.map { $0.isDucked && $0.ducksStreams } ?? false
+            let wantMute = managed?.wantsMute ?? false
             let name = "\(stream.id) (\(stream.displayName))"
             actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck,
                                     settling: state.isSettling(stream.id, within: serverSettling, at: now),

@@ -8,8 +8,15 @@ extension StreamPolicy {
     /// session; `label` how the log and the status name it; `pid` the owner's process when the
     /// caller knows it (else it is asked of the bus). Returns at once (runs on any thread, the
     /// connection's I/O thread included).
+    ///
+    /// `ducksStreams` false: the session only claims its process tree's playback streams (an
+    /// MPRIS player ducked through its `Volume`: its streams are no app's implicit session).
+    /// `coversCapture` false: its capture streams are not its own (an MPRIS player says nothing
+    /// about recording: a browser's microphone still begins a call). Managing a number again
+    /// replaces what was said before.
     public func manage(_ session: AudioSession, number: UInt64, label: String, owner: String,
-                       pid: Int32? = nil, mutesOnInterruption: Bool = true) {
+                       pid: Int32? = nil, ducksStreams: Bool = true, mutesOnInterruption: Bool = true,
+                       coversCapture: Bool = true) {
         // Subscribed here, before returning, so no event decided from now on is missed; each is
         // handled on the policy's thread, in order.
         let events = session.onEvent { [weak self] event in
@@ -22,13 +29,17 @@ extension StreamPolicy {
             guard let self else { return events.cancel() }
             let added = self.state.withLock { state -> Bool in
                 guard !state.stopped else { return false }
-                state.sessions[number] = Managed(number: number, label: label, owner: owner, pid: pid,
-                                                 mutesOnInterruption: mutesOnInterruption, isDucked: isDucked,
-                                                 isInterrupted: isInterrupted, events: events)
+                let known = state.sessions[number]
+                known?.events?.cancel()
+                state.sessions[number] = Managed(number: number, label: label, owner: owner, pid: pid ?? known?.pid,
+                                                 streams: .processTree(coversCapture: coversCapture),
+                                                 ducksStreams: ducksStreams, mutesOnInterruption: mutesOnInterruption,
+                                                 isDucked: isDucked, isInterrupted: isInterrupted, events: events)
                 return true
             }
             guard added else { return events.cancel() }
-            if pid == nil { self.lookUpProcess(of: owner, number: number) } else { self.decide() }
+            let known = self.state.withLock { $0.sessions[number]?.pid }
+            if known == nil { self.lookUpProcess(of: owner, number: number) } else { self.decide() }
         }
     }
 
@@ -62,7 +73,7 @@ extension StreamPolicy {
     }
 
     /// An engine event of a managed session (on the policy's thread).
-    private func sessionEvent(_ event: SessionEvent, of number: UInt64) {
+    func sessionEvent(_ event: SessionEvent, of number: UInt64) {
         let changed = state.withLock { state -> Bool in
             guard var managed = state.sessions[number] else { return false }
             switch event {
@@ -70,6 +81,8 @@ extension StreamPolicy {
             case .ducking(.ended): managed.isDucked = false
             case .interruption(.began): managed.isInterrupted = true
             case .interruption(.ended): managed.isInterrupted = false
+            case .delayedActivation: managed.isHeld = false  // granted, or refused: no longer waiting
+            case .silentModeChanged(let silent): managed.isSilentMode = silent
             default: return false
             }
             state.sessions[number] = managed
@@ -78,10 +91,22 @@ extension StreamPolicy {
         if changed { decide() }
     }
 
-    /// The managed session a stream belongs to: the one whose owner is the stream's process or
-    /// its nearest ancestor. Called with the lock held.
+    /// The managed session a stream belongs to: a session of our API or an MPRIS player whose
+    /// process tree it is in (`coveringSession`), else the app's implicit session that has it.
+    /// Called with the lock held.
     func session(of stream: AudioStream, in state: inout State) -> Managed? {
-        guard stream.id.direction == .playback, !state.sessions.isEmpty, let pid = stream.processID, pid > 1 else { return nil }
+        if let covering = coveringSession(of: stream, in: &state) { return covering }
+        guard stream.id.direction == .playback else { return nil }
+        return state.sessions.values.first { managed in
+            if case .implicit(_, let ids) = managed.streams { return ids.contains(stream.id) }
+            return false
+        }
+    }
+
+    /// The session whose owner is the stream's process or its nearest ancestor: a session
+    /// registered with our API, or (playback only) an MPRIS player. Called with the lock held.
+    func coveringSession(of stream: AudioStream, in state: inout State) -> Managed? {
+        guard !state.sessions.isEmpty, let pid = stream.processID, pid > 1 else { return nil }
         let chain: [Int32]
         if let known = state.ancestry[stream.id] {
             chain = known
@@ -91,7 +116,9 @@ extension StreamPolicy {
         }
         var best: (depth: Int, managed: Managed)?
         for managed in state.sessions.values {
-            guard let owner = managed.pid, let depth = chain.firstIndex(of: owner) else { continue }
+            guard case .processTree(let coversCapture) = managed.streams,
+                  stream.id.direction == .playback || coversCapture,
+                  let owner = managed.pid, let depth = chain.firstIndex(of: owner) else { continue }
             // The nearest owner wins; between two sessions of one process, the newer.
             if let current = best, (current.depth, current.managed.number) <= (depth, UInt64.max - managed.number) {
                 continue

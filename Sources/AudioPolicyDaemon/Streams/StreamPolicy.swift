@@ -51,17 +51,42 @@ public final class StreamPolicy: Sendable {
     /// leaves room for a loaded machine, and no user changes a new stream's volume sooner.
     public static let defaultServerSettling: Duration = .seconds(1)
 
-    /// A session whose streams we act on.
+    /// A session whose streams we act on, or that only claims them (an MPRIS player whose
+    /// `Volume` works: its streams are no app's implicit session).
     struct Managed: Sendable {
+        /// Which streams are the session's.
+        enum Streams: Sendable {
+            /// Those of the owner's process tree (`pid`): a session registered with our API
+            /// (`coversCapture`) or an MPRIS player (playback only).
+            case processTree(coversCapture: Bool)
+            /// Exactly these playback streams: an app's implicit session (`ImplicitPlan`).
+            case implicit(AppKey, Set<StreamID>)
+        }
+
         var number: UInt64
         var label: String
         var owner: String
         /// The owner's process id, once the bus answered.
         var pid: Int32?
+        var streams: Streams = .processTree(coversCapture: true)
+        /// Ducking lowers its streams' volume (false: a player ducked through `Volume`, a screen
+        /// reader, which is never ducked).
+        var ducksStreams = true
         var mutesOnInterruption: Bool
         var isDucked: Bool
         var isInterrupted: Bool
+        /// Its activation waits for a call to end (`allowDelayedActivation`): its streams are
+        /// muted meanwhile (G-CALLS).
+        var isHeld = false
+        /// Silent mode silences it (ambient, soloAmbient: G-SILENT).
+        var isSilenceable = false
+        var isSilentMode = false
         var events: EventSubscription?
+
+        /// Its streams are muted now: interrupted (if it mutes then), held for a call, silenced.
+        var wantsMute: Bool {
+            (isInterrupted && mutesOnInterruption) || isHeld || (isSilenceable && isSilentMode)
+        }
     }
 
     /// What we did to one stream.
@@ -122,6 +147,8 @@ public final class StreamPolicy: Sendable {
         var undone: [StreamID: [StreamJournalEntry]] = [:]
         /// Orphans of undone changes: settled as soon as the database shows it is not ours.
         var settleIfClean: Set<StreamJournalEntry> = []
+        /// Implicit sessions of apps without our API (`StreamPolicy+ImplicitSessions`).
+        var implicit = ImplicitState()
     }
 
     /// - Parameters:
@@ -152,6 +179,7 @@ public final class StreamPolicy: Sendable {
     public func stop(patience: Duration = .seconds(2)) {
         let outstanding = Outstanding()
         thread.enqueueAndWait { [self] in
+            endImplicitSessions()
             let actions = state.withLock { state -> [StreamAction] in
                 guard !state.stopped else { return [] }
                 state.stopped = true

@@ -77,6 +77,14 @@ public final class AudioServerLink: Sendable {
         onLoop(else: completion) { $0.setMute(stream, muted, completion) }
     }
 
+    /// Runs `job` on the link's thread once `delay` has passed, as one of its loop's timers: no
+    /// thread of its own and no wake-up before then. Nil when the link is not running (then
+    /// nothing happens). The job runs whether or not a server is connected.
+    public func after(_ delay: Duration, _ job: @escaping @Sendable () -> Void) -> LoopTimer? {
+        guard let (loop, _) = running.withLock({ $0 }) else { return nil }
+        return loop.after(delay, job)
+    }
+
     /// Runs `work` on the link's thread while connected; otherwise `completion(false)` at once,
     /// on the caller's thread.
     func onLoop(else completion: @escaping Completion, _ work: @escaping @Sendable (LinkCore) -> Void) {

@@ -5,7 +5,7 @@ extension Commands {
         name: "daemon",
         summary: "run the audio policy daemon",
         help: """
-            Usage: mprisd [--control CTL] [--verbose]
+            Usage: mprisd [--control CTL] [--keep-paused-after-calls] [--verbose]
 
             Runs the desktop's audio policy daemon in the foreground. It owns
             org.mprisd.AudioPolicy on the session bus, arbitrates the audio sessions of every
@@ -16,12 +16,16 @@ extension Commands {
             Options:
               --control CTL   ALSA control device to watch for jacks and volume
                               (default: the card of the default output)
+              --keep-paused-after-calls
+                              a call from an app without our API (Zoom, a browser)
+                              does not resume the players it paused when it ends
               --verbose       log debug lines too
               -h, --help      show this help
             """,
         run: { arguments in
             var options = DaemonOptions(version: Version.string)
             options.control = try arguments.popValue("--control", rule: ValueRules.device)
+            options.resumeAfterCalls = !(try arguments.popSwitch("--keep-paused-after-calls"))
             options.verbose = try arguments.popSwitch("--verbose")
             try arguments.expectEnd()
             return PolicyDaemon.run(options)

@@ -1,0 +1,303 @@
+import AudioPolicyClient
+import AudioServer
+import SessionCore
+
+/// Apps that know nothing of mprisd — a Zoom call, a navigation prompt, a notification sound —
+/// become implicit sessions of the daemon's engine, one per app (`ImplicitPlan`), so that the
+/// guidelines hold for them too: the engine arbitrates them with the daemon's clients and the
+/// MPRIS players, and what it decides reaches each app's streams through the rest of the stream
+/// policy (ducked by volume, muted while interrupted, held or silenced) and the players through
+/// MPRIS (paused and resumed).
+///
+/// Decided on the policy's thread after every inventory change, every change of the rules, and
+/// when a call's grace period or a browser input's minimum time runs out (a timer of the link's
+/// loop, only while one is pending). Engine calls are made outside the lock.
+extension StreamPolicy {
+    /// From now on, streams not covered by a session of our API or an MPRIS player become
+    /// implicit sessions of `setup.system`.
+    public func enableImplicitSessions(_ setup: ImplicitSessionSetup) {
+        thread.enqueue { [weak self] in
+            guard let self else { return }
+            self.state.withLock { state in
+                state.implicit.setup = setup
+                state.implicit.classifier = StreamClassifier(rules: setup.rules)
+            }
+            self.decideAll()
+        }
+    }
+
+    /// The user's apps file changed: every app is classified again (a session whose class
+    /// changes is reconfigured).
+    public func setRules(_ rules: AppRules) {
+        thread.enqueue { [weak self] in
+            guard let self else { return }
+            self.state.withLock { state in
+                state.implicit.setup?.rules = rules
+                state.implicit.classifier = StreamClassifier(rules: rules)
+            }
+            self.decideAll()
+        }
+    }
+
+    /// The apps seen, present first (any thread).
+    public func appReport() -> [PolicyStatus.App] {
+        state.withLock { state in
+            let present = state.implicit.rows.sorted { $0.key < $1.key }.map { key, row -> PolicyStatus.App in
+                var row = row
+                let number = state.implicit.sessions[key]?.number
+                row.state = Self.describe(number.flatMap { state.sessions[$0] }, isActive: state.implicit.sessions[key]?.isActive ?? false,
+                                          hasSession: number != nil, waiting: state.implicit.waiting[key], row: row)
+                return row
+            }
+            return present + state.implicit.gone
+        }
+    }
+
+    /// The label of the implicit session the engine knows as `id` (any thread).
+    public func implicitLabel(of id: SessionID) -> String? {
+        state.withLock { state in
+            state.implicit.sessions.values.first { $0.session.id == id }?.label
+        }
+    }
+
+    /// Implicit sessions, then every stream (on the policy's thread).
+    func decideAll() {
+        let actions = updateImplicitSessions()
+        perform(actions + state.withLock { state in state.stopped ? [] : reconcile(&state) })
+    }
+
+    /// Makes the implicit sessions follow the plan of the streams there are now (on the
+    /// policy's thread).
+    func updateImplicitSessions() -> [StreamAction] {
+        let now = ContinuousClock.now
+        let planned = state.withLock { state -> (ImplicitPlan, [AppKey: ImplicitSession], ImplicitSessionSetup)? in
+            guard !state.stopped, let setup = state.implicit.setup else { return nil }
+            var clocks = state.implicit.clocks
+            let inventory = state.inventory
+            let classifier = state.implicit.classifier
+            let plan = ImplicitPlan(inventory: inventory, classifier: classifier, timing: setup.timing,
+                                    clocks: &clocks, now: now) { stream in
+                coveringSession(of: stream, in: &state) != nil
+            }
+            state.implicit.clocks = clocks
+            return (plan, state.implicit.sessions, setup)
+        }
+        guard let (plan, known, setup) = planned else { return [] }
+        var sessions = known
+        var actions: [StreamAction] = []
+        var made: [UInt64: EventSubscription] = [:]
+        var held: [UInt64: Bool] = [:]
+        for (key, implicit) in known.sorted(by: { $0.key < $1.key }) where plan.apps[key]?.hasSession != true {
+            actions += deactivate(implicit, setup: setup, reason: "its streams are gone")
+            actions.append(.log("\(implicit.label): implicit session \(implicit.number) ended"))
+            sessions[key] = nil
+        }
+        for app in plan.apps.values.sorted(by: { $0.key < $1.key }) where app.hasSession {
+            guard let configuration = app.streamClass.configuration else { continue }
+            var implicit: ImplicitSession
+            if var existing = sessions[app.key] {
+                if existing.configuration != configuration || existing.streamClass.appClass != app.streamClass.appClass {
+                    if existing.isActive {
+                        actions += deactivate(existing, setup: setup, reason: "it is now \(app.streamClass)")
+                        existing.isActive = false
+                        held[existing.number] = false
+                    }
+                    do {
+                        try existing.session.setCategory(configuration.category, mode: configuration.mode,
+                                                         options: configuration.options)
+                        actions.append(.log("\(existing.label): session \(existing.number) is now \(app.streamClass)"))
+                    } catch {
+                        actions.append(.log("\(existing.label): session \(existing.number) cannot become \(configuration): \(error)"))
+                    }
+                    existing.configuration = configuration
+                    existing.streamClass = app.streamClass
+                }
+                implicit = existing
+            } else {
+                let session: AudioSession
+                do {
+                    session = try setup.system.makeSession(configuration)
+                } catch {
+                    actions.append(.log("\(Self.label(of: app)): no implicit session (\(error))"))
+                    continue
+                }
+                let number = setup.numbering()
+                made[number] = session.onEvent { [weak self] event in
+                    guard let self else { return }
+                    self.thread.enqueue { [weak self] in self?.sessionEvent(event, of: number) }
+                }
+                implicit = ImplicitSession(key: app.key, number: number, session: session, streamClass: app.streamClass,
+                                           configuration: configuration, label: Self.label(of: app))
+                actions.append(.log("\(implicit.label): implicit session \(number), \(app.streamClass)"))
+            }
+            if app.wantsActive && !implicit.isActive {
+                // G-CALLS: a non-mixing activation during a call waits for its end
+                // (allowDelayedActivation); its streams are muted meanwhile (`isHeld`).
+                do {
+                    let result = try implicit.session.setActive(true, options: [.allowDelayedActivation])
+                    implicit.isActive = true
+                    held[implicit.number] = result == .delayed
+                    actions.append(.log("\(implicit.label): session \(implicit.number) "
+                        + (result == .delayed ? "waits for the call to end (muted meanwhile)" : "active")))
+                } catch {
+                    actions.append(.log("\(implicit.label): session \(implicit.number) not activated: \(error)"))
+                }
+            } else if !app.wantsActive && implicit.isActive {
+                actions += deactivate(implicit, setup: setup, reason: "it no longer plays")
+                implicit.isActive = false
+                held[implicit.number] = false
+            }
+            sessions[app.key] = implicit
+        }
+        record(plan, sessions: sessions, known: known, made: made, held: held, setup: setup, now: now)
+        return actions
+    }
+
+    /// Deactivates `implicit` if it is active, notifying the others where its class says so.
+    private func deactivate(_ implicit: ImplicitSession, setup: ImplicitSessionSetup, reason: String) -> [StreamAction] {
+        guard implicit.isActive else { return [] }
+        let notify = implicit.notifiesOnDeactivation(resumeAfterCalls: setup.resumeAfterCalls)
+        do {
+            try implicit.session.setActive(false, options: notify ? [.notifyOthersOnDeactivation] : [])
+        } catch {
+            // isBusy: deactivated all the same.
+        }
+        return [.log("\(implicit.label): session \(implicit.number) inactive (\(reason))\(notify ? "; the others may resume" : "")")]
+    }
+
+    /// Writes the outcome back: the sessions, their managed entries (which streams are whose),
+    /// the status rows, and the timer for the next change the plan makes by itself.
+    private func record(_ plan: ImplicitPlan, sessions: [AppKey: ImplicitSession], known: [AppKey: ImplicitSession],
+                        made: [UInt64: EventSubscription], held: [UInt64: Bool], setup: ImplicitSessionSetup,
+                        now: ContinuousClock.Instant) {
+        let silent = setup.system.conditions.isSilentMode
+        let flags = sessions.mapValues { implicit in
+            (ducked: implicit.session.isDucked, interrupted: implicit.session.isInterrupted)
+        }
+        let stale = state.withLock { state -> LoopTimer? in
+            guard !state.stopped else {
+                for events in made.values { events.cancel() }
+                return nil
+            }
+            for (key, implicit) in known where sessions[key]?.number != implicit.number {
+                state.sessions.removeValue(forKey: implicit.number)?.events?.cancel()
+            }
+            for (key, implicit) in sessions {
+                let app = plan.apps[key]
+                let playback = app?.playback ?? []
+                let traits = implicit.configuration.traits
+                let protected = implicit.streamClass.isProtected
+                var managed = state.sessions[implicit.number] ?? Managed(
+                    number: implicit.number, label: implicit.label, owner: "", pid: nil,
+                    mutesOnInterruption: false, isDucked: flags[key]?.ducked ?? false,
+                    isInterrupted: flags[key]?.interrupted ?? false, isSilentMode: silent)
+                if let events = made[implicit.number] { managed.events = events }
+                managed.label = implicit.label
+                managed.streams = .implicit(key, playback)
+                // A screen reader is never ducked, muted or silenced; a call's streams are never
+                // muted by another call joining (a second call app does not end the first).
+                managed.ducksStreams = !protected
+                managed.mutesOnInterruption = !protected && !traits.isCall
+                managed.isSilenceable = !protected && implicit.configuration.category.isSilencedBySilentModeAndLock
+                if let isHeld = held[implicit.number] { managed.isHeld = isHeld }
+                state.sessions[implicit.number] = managed
+            }
+            state.implicit.sessions = sessions
+            updateRows(plan, sessions: sessions, in: &state)
+            guard state.implicit.wakeAt != plan.wakeAt else { return nil }
+            let stale = state.implicit.wake
+            state.implicit.wakeAt = plan.wakeAt
+            state.implicit.wake = plan.wakeAt.flatMap { due in
+                link.after(due - now) { [weak self] in
+                    self?.thread.enqueue { [weak self] in self?.wakeUp() }
+                }
+            }
+            return stale
+        }
+        stale?.cancel()
+    }
+
+    /// A grace period or a minimum time ran out (on the policy's thread).
+    private func wakeUp() {
+        state.withLock { state in
+            state.implicit.wake = nil
+            state.implicit.wakeAt = nil
+        }
+        decideAll()
+    }
+
+    /// Ends every implicit session (the policy stops): their others are notified as usual.
+    func endImplicitSessions() {
+        let (sessions, setup, timer) = state.withLock { state in
+            defer {
+                state.implicit.sessions = [:]
+                state.implicit.wake = nil
+                state.implicit.wakeAt = nil
+            }
+            return (state.implicit.sessions, state.implicit.setup, state.implicit.wake)
+        }
+        timer?.cancel()
+        guard let setup else { return }
+        for implicit in sessions.values {
+            _ = deactivate(implicit, setup: setup, reason: "the daemon stops")
+        }
+    }
+
+    private func updateRows(_ plan: ImplicitPlan, sessions: [AppKey: ImplicitSession], in state: inout State) {
+        var rows: [AppKey: PolicyStatus.App] = [:]
+        for (key, app) in plan.apps {
+            let roles = app.streams.compactMap { state.inventory.streams[$0]?.role }
+            rows[key] = Self.row(of: app.face, app.streamClass, session: sessions[key]?.number, role: roles.first,
+                                 streams: app.streams)
+        }
+        for (key, ignored) in plan.ignored where rows[key] == nil {
+            rows[key] = Self.row(of: ignored.stream, ignored.streamClass, session: nil, role: ignored.stream.role,
+                                 streams: [ignored.stream.id])
+        }
+        for (key, row) in state.implicit.rows where rows[key] == nil {
+            var gone = row
+            gone.present = false
+            gone.streams = []
+            gone.state = "gone"
+            gone.session = nil
+            state.implicit.gone.removeAll { $0.application == gone.application && $0.binary == gone.binary }
+            state.implicit.gone.insert(gone, at: 0)
+        }
+        if state.implicit.gone.count > ImplicitState.goneLimit {
+            state.implicit.gone.removeLast(state.implicit.gone.count - ImplicitState.goneLimit)
+        }
+        state.implicit.rows = rows
+        state.implicit.waiting = plan.apps.compactMapValues(\.waiting)
+    }
+
+    private static func row(of face: AudioStream, _ found: StreamClass, session: UInt64?, role: String?,
+                            streams: [StreamID]) -> PolicyStatus.App {
+        PolicyStatus.App(application: face.applicationName ?? face.binary ?? "unknown", binary: face.binary,
+                         pid: face.processID, flatpak: face.flatpakID, role: role,
+                         appClass: found.appClass.rawValue, configuration: found.configuration.map { "\($0)" },
+                         reason: "\(found.reason)", session: session, state: "",
+                         streams: streams.map { "\($0.direction.rawValue) \($0.index)" })
+    }
+
+    /// "ZOOM VoiceEngine (pid 4242)".
+    static func label(of app: ImplicitPlan.App) -> String {
+        "\(app.face.applicationName ?? app.face.binary ?? "unknown") (\(app.key))"
+    }
+
+    /// What an app's session is doing now, for the status.
+    private static func describe(_ managed: Managed?, isActive: Bool, hasSession: Bool, waiting: String?,
+                                 row: PolicyStatus.App) -> String {
+        guard hasSession else { return row.appClass == AppClass.ignore.rawValue ? "ignored" : "no session (records only)" }
+        var parts: [String] = []
+        if let managed {
+            if managed.isHeld { parts.append("waiting for the call to end (muted)") }
+            else if managed.isInterrupted { parts.append(managed.mutesOnInterruption ? "interrupted (muted)" : "interrupted") }
+            else if isActive { parts.append("active") }
+            if managed.isSilenceable && managed.isSilentMode { parts.append("silenced by silent mode") }
+            if managed.isDucked && managed.ducksStreams { parts.append("ducked") }
+        }
+        if parts.isEmpty { parts.append(isActive ? "active" : "inactive") }
+        if let waiting { parts.append(waiting) }
+        return parts.joined(separator: ", ")
+    }
+}
