@@ -276,12 +276,24 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
     var locked: Bool
     var outputVolume: Double?
     var route: Route
+    /// An app without our API and its implicit session (issue 15).
+    struct App: Decodable {
+        var application: String
+        var appClass: String
+        var reason: String
+        var session: UInt64?
+        var state: String
+        var streams: [String]
+        var present: Bool
+    }
+
     var sessions: [Session]
     var players: [Player]
+    var apps: [App]?
     var json = ""
 
     private enum CodingKeys: String, CodingKey {
-        case version, silentMode, locked, outputVolume, route, sessions, players
+        case version, silentMode, locked, outputVolume, route, sessions, players, apps
     }
 
     static func decode(_ json: String) throws -> DaemonStatus {
@@ -296,6 +308,7 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
 
     func session(named name: String) -> Session? { sessions.first { $0.name == name } }
     func player(_ busName: String) -> Player? { players.first { $0.busName == busName } }
+    func app(_ name: String) -> App? { apps?.first { $0.application == name && $0.present } }
 
     var description: String { json }
 }

@@ -63,7 +63,7 @@ public struct ImplicitPlan: Sendable {
     public init(inventory: AudioInventory, classifier: StreamClassifier, timing: CallTiming,
                 clocks: inout CallClocks, now: ContinuousClock.Instant, isCovered: (AudioStream) -> Bool) {
         var groups: [AppKey: [(AudioStream, StreamClass)]] = [:]
-        for stream in inventory.sortedStreams where !isCovered(stream) {
+        for stream in inventory.sortedStreams where Self.isAppStream(stream) && !isCovered(stream) {
             let found = classifier.classify(stream, in: inventory)
             guard found.appClass != .ignore else {
                 ignored[AppKey(stream)] = ignored[AppKey(stream)] ?? (stream, found)
@@ -108,6 +108,13 @@ public struct ImplicitPlan: Sendable {
         // Clocks of captures that are gone are dropped.
         clocks.corkedSince = clocks.corkedSince.filter { seenCaptures.contains($0.key) }
         clocks.heldSince = clocks.heldSince.filter { seenCaptures.contains($0.key) }
+    }
+
+    /// A stream of an app: one with a process id (or a Flatpak app id). Streams without are the
+    /// server's own — module-loopback, module-combine-sink, a network tunnel — which no user
+    /// started and no guideline speaks of.
+    static func isAppStream(_ stream: AudioStream) -> Bool {
+        (stream.processID ?? 0) > 0 || !(stream.flatpakID ?? "").isEmpty
     }
 
     /// The strongest of an app's playback classes (`precedence`).

@@ -121,6 +121,9 @@ extension StreamPolicy {
                     actions.append(.log("\(Self.label(of: app)): no implicit session (\(error))"))
                     continue
                 }
+                // The app records already: a desktop has no permission prompt to wait for, and a
+                // call app's playAndRecord activation must not be refused for want of asking.
+                _ = session.requestRecordPermission()
                 let number = setup.numbering()
                 made[number] = session.onEvent { [weak self] event in
                     guard let self else { return }
@@ -149,8 +152,7 @@ extension StreamPolicy {
             }
             sessions[app.key] = implicit
         }
-        record(plan, sessions: sessions, known: known, made: made, held: held, setup: setup, now: now)
-        return actions
+        return actions + record(plan, sessions: sessions, known: known, made: made, held: held, setup: setup, now: now)
     }
 
     /// Deactivates `implicit` if it is active, notifying the others where its class says so.
@@ -169,15 +171,15 @@ extension StreamPolicy {
     /// the status rows, and the timer for the next change the plan makes by itself.
     private func record(_ plan: ImplicitPlan, sessions: [AppKey: ImplicitSession], known: [AppKey: ImplicitSession],
                         made: [UInt64: EventSubscription], held: [UInt64: Bool], setup: ImplicitSessionSetup,
-                        now: ContinuousClock.Instant) {
+                        now: ContinuousClock.Instant) -> [StreamAction] {
         let silent = setup.system.conditions.isSilentMode
         let flags = sessions.mapValues { implicit in
             (ducked: implicit.session.isDucked, interrupted: implicit.session.isInterrupted)
         }
-        let stale = state.withLock { state -> LoopTimer? in
+        let (stale, notes) = state.withLock { state -> (LoopTimer?, [StreamAction]) in
             guard !state.stopped else {
                 for events in made.values { events.cancel() }
-                return nil
+                return (nil, [])
             }
             for (key, implicit) in known where sessions[key]?.number != implicit.number {
                 state.sessions.removeValue(forKey: implicit.number)?.events?.cancel()
@@ -203,8 +205,9 @@ extension StreamPolicy {
                 state.sessions[implicit.number] = managed
             }
             state.implicit.sessions = sessions
+            let notes = Self.candidateNotes(before: state.implicit.waiting, plan: plan)
             updateRows(plan, sessions: sessions, in: &state)
-            guard state.implicit.wakeAt != plan.wakeAt else { return nil }
+            guard state.implicit.wakeAt != plan.wakeAt else { return (nil, notes) }
             let stale = state.implicit.wake
             state.implicit.wakeAt = plan.wakeAt
             state.implicit.wake = plan.wakeAt.flatMap { due in
@@ -212,9 +215,28 @@ extension StreamPolicy {
                     self?.thread.enqueue { [weak self] in self?.wakeUp() }
                 }
             }
-            return stale
+            return (stale, notes)
         }
         stale?.cancel()
+        return notes
+    }
+
+    /// Log lines for apps that may become a call (a browser's input: `waiting`), and for those
+    /// that stopped being candidates without becoming one (voice search).
+    private static func candidateNotes(before: [AppKey: String], plan: ImplicitPlan) -> [StreamAction] {
+        var notes: [StreamAction] = []
+        for (key, app) in plan.apps.sorted(by: { $0.key < $1.key }) {
+            if let waiting = app.waiting, before[key] == nil {
+                notes.append(.log("\(label(of: app)): may be a call (\(app.streamClass)); \(waiting)"))
+            } else if before[key] != nil, app.waiting == nil {
+                let became = app.hasSession && app.streamClass.configuration?.traits.isCall == true && app.wantsActive
+                notes.append(.log("\(label(of: app)): " + (became ? "held long enough: a call" : "no call (not held long enough)")))
+            }
+        }
+        for key in before.keys where plan.apps[key] == nil {
+            notes.append(.log("\(key): no call (its streams ended before the minimum time)"))
+        }
+        return notes
     }
 
     /// A grace period or a minimum time ran out (on the policy's thread).
