@@ -134,7 +134,8 @@ final class DaemonAudioServerStatusTests: DaemonTestCase {
         XCTAssertTrue(lines.contains("Streams"), text.stdout)
         let row = try XCTUnwrap(lines.first { $0.hasPrefix("  \(stream.index) ") && $0.contains("paplay") }, text.stdout)
         XCTAssertEqual(row.split(separator: " ").map(String.init),
-                       ["\(stream.index)", "paplay", "music", "playback", PulseServer.sinkName, "100%", "running", "-", "-"], row)
+                       ["\(stream.index)", "paplay", "music", "playback", PulseServer.sinkName, "100%", "running",
+                        "paplay", "(pid", "\(stream.pid ?? -1))", "-"], row)  // its app's implicit session
         let sinkRow = try XCTUnwrap(lines.first { $0.hasPrefix("  sink ") && $0.contains(PulseServer.sinkName) }, text.stdout)
         XCTAssertEqual(sinkRow.split(separator: " ").first { $0 == "*" }, "*", "the default marker: \(sinkRow)")
 

@@ -51,11 +51,14 @@ final class StreamRecoveryTests: StreamTestCase {
         try await startPulse(kind)
         try await startStreamDaemon()
         let user: UInt32 = 52_429
-        let (_, stream, _) = try await duckedMusic(user: user)
+        let (_, stream, ducker) = try await duckedMusic(user: user)
         let pid = try XCTUnwrap(stream.processID)
         kill(pid, SIGKILL)  // paplay dies mid-duck: the server files our ducked volume under role music
         await waitForDaemonLog("stream is set right if it starts with")
         if kind == .pulseAudio { await waitForDaemonLog("the server's restore entry", "set right") }
+        // The ducker ends first: the next paplay is an app's implicit session, which a ducker
+        // still there would duck for good reason (ImplicitPromptTests).
+        ducker.kill()
 
         _ = try startPaplay(role: "music")
         let next = try await waitForSinkInput("the next music stream at the user's volume") {
@@ -74,11 +77,12 @@ final class StreamRecoveryTests: StreamTestCase {
         try await startPulse(kind)
         try await startStreamDaemon()
         let (_, stream) = try await startMusic()
-        _ = try startCall()
+        let call = try startCall()
         try await waitForSinkInput("muted by the call") { $0.index == stream.index && $0.muted }
         kill(try XCTUnwrap(stream.processID), SIGKILL)
         await waitForDaemonLog("stream is set right if it starts with")
         if kind == .pulseAudio { await waitForDaemonLog("the server's restore entry", "set right") }
+        call.kill()  // a call still there would mute the next paplay's implicit session
         _ = try startPaplay(role: "music")
         let next = try await waitForSinkInput("the next music stream unmuted") {
             $0.app == "paplay" && $0.index != stream.index && !$0.muted
@@ -175,12 +179,13 @@ final class StreamRecoveryTests: StreamTestCase {
         let server = try await startPulse(kind)
         try await startStreamDaemon()
         let user: UInt32 = 52_429
-        let (music, stream, _) = try await duckedMusic(user: user)
+        let (music, stream, ducker) = try await duckedMusic(user: user)
         server.kill()
         await waitForDaemonLog("audio server gone")
         _ = await music.waitForExit(timeout: .seconds(10))  // paplay lost its server
         try await server.start(timeout: .seconds(20))
         await waitForDaemonLog("its stream is gone", timeout: .seconds(15))
+        ducker.kill()  // else it ducks the next paplay's implicit session, as it should
         _ = try startPaplay(role: "music")
         // At the user's volume, or at 100 % where the killed server had saved nothing of the
         // role yet (WirePlumber stores to disk lazily): never at our ducked value.

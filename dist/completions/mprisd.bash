@@ -43,7 +43,7 @@ _mprisd() {
             if [[ $prev == --control ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "$(_mprisd_devices)" -- "$cur")
             elif [[ $cur == -* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W "--control --verbose --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --verbose --help" -- "$cur")
             else
                 mapfile -t COMPREPLY < <(compgen -W "play run status silent route help" -- "$cur")
             fi

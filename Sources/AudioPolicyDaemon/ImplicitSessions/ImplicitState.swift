@@ -55,6 +55,8 @@ struct ImplicitState: Sendable {
     var classifier = StreamClassifier()
     var clocks = ImplicitPlan.CallClocks()
     var sessions: [AppKey: ImplicitSession] = [:]
+    /// Each session's label by its engine id (set as soon as it is made).
+    var labels: [SessionID: String] = [:]
     /// The apps with streams now, for the status.
     var rows: [AppKey: PolicyStatus.App] = [:]
     /// Why a present app is not (yet) a call.

@@ -56,7 +56,7 @@ extension StreamPolicy {
     /// The label of the implicit session the engine knows as `id` (any thread).
     public func implicitLabel(of id: SessionID) -> String? {
         state.withLock { state in
-            state.implicit.sessions.values.first { $0.session.id == id }?.label
+            state.implicit.labels[id]
         }
     }
 
@@ -131,6 +131,8 @@ extension StreamPolicy {
                 }
                 implicit = ImplicitSession(key: app.key, number: number, session: session, streamClass: app.streamClass,
                                            configuration: configuration, label: Self.label(of: app))
+                // Known by its label before it acts: a player it pauses asks who did it at once.
+                state.withLock { $0.implicit.labels[session.id] = implicit.label }
                 actions.append(.log("\(implicit.label): implicit session \(number), \(app.streamClass)"))
             }
             if app.wantsActive && !implicit.isActive {
@@ -205,6 +207,7 @@ extension StreamPolicy {
                 state.sessions[implicit.number] = managed
             }
             state.implicit.sessions = sessions
+            state.implicit.labels = Dictionary(sessions.values.map { ($0.session.id, $0.label) }, uniquingKeysWith: { $1 })
             let notes = Self.candidateNotes(before: state.implicit.waiting, plan: plan)
             updateRows(plan, sessions: sessions, in: &state)
             guard state.implicit.wakeAt != plan.wakeAt else { return (nil, notes) }
