@@ -33,7 +33,7 @@ extension AppRules {
     ///   read, or a rule the daemon would not use (past `ruleLimit`).
     public static func setting(_ match: Rule.Match, to actionWords: [String], in text: String,
                                path: String) throws(EditError) -> Edit {
-        let rule = try parsedRule(match, actionWords)
+        let rule = try rule(match, actionWords)
         var lines = SourceLine.split(text)
         let ending = lines.first { !$0.ending.isEmpty }?.ending ?? "\n"
         let matching = lines.indices.filter { lines[$0].rule?.match.key == match.key }
@@ -73,8 +73,11 @@ extension AppRules {
         return Edit(text: SourceLine.join(lines), written: nil, replacedLine: nil, removedLines: matching.map { $0 + 1 })
     }
 
-    /// The rule `match = actionWords…`, parsed as the daemon parses a line.
-    private static func parsedRule(_ match: Rule.Match, _ actionWords: [String]) throws(EditError) -> Rule {
+    /// The rule `match = actionWords…` (each word may hold several, split at blanks), parsed as
+    /// the daemon parses a line; line 1.
+    /// - Throws: `EditError` for a name that cannot be written or an action the daemon would not
+    ///   read, with the parser's reason.
+    public static func rule(_ match: Rule.Match, _ actionWords: [String]) throws(EditError) -> Rule {
         guard Rule.Match.isWritable(match.name) else {
             throw EditError("\(match.kind) takes a name without '\"' or control characters, not \(Excerpt.quoted(match.name))")
         }
