@@ -14,7 +14,8 @@ enum AppsProgram {
         let fetched = StatusProgram.fetch(command: "apps")
         let status = try? fetched.get()
         if json {
-            Output.out(AppsDocument(daemon: status != nil, apps: status?.appsPresentFirst, rules: rules).json())
+            Output.out(AppsDocument(daemon: status != nil, apps: status.flatMap { $0.apps == nil ? nil : $0.appsPresentFirst },
+                                      rules: rules).json())
         } else {
             var lines: [String] = []
             if let status { lines += status.appsSection(colour: StatusProgram.wantsColour) + [""] }
