@@ -86,6 +86,8 @@ final class AppRulesEditingTests: XCTestCase {
         XCTAssertTrue(reason(.binary("a\nb"), ["call"])?.contains("control characters") == true)
         XCTAssertTrue(reason(.flatpak(""), ["call"]) != nil)
         XCTAssertTrue(reason(.app("x"), [])?.contains("needs a class or a category") == true)
+        let long = String(repeating: "n", count: AppRules.lineLengthLimit)
+        XCTAssertTrue(reason(.app(long), ["call"])?.contains("the daemon reads lines of at most \(AppRules.lineLengthLimit)") == true)
     }
 
     func testWordsWithBlanksAreSplitAndNamesWithSpecialCharactersQuoted() throws {

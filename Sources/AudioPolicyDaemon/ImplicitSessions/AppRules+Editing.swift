@@ -86,7 +86,11 @@ extension AppRules {
         if let odd = words.first(where: { word in word.unicodeScalars.contains { "\"=#".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F } }) {
             throw EditError("\(Excerpt.quoted(odd)): a class, category, mode or option is a plain word")
         }
-        switch parse(match.text + " = " + words.joined(separator: " "), line: 1) {
+        let line = match.text + " = " + words.joined(separator: " ")
+        guard line.utf8.count <= lineLengthLimit else {
+            throw EditError("the rule would be \(line.utf8.count) bytes long; the daemon reads lines of at most \(lineLengthLimit)")
+        }
+        switch parse(line, line: 1) {
         case .rule(let rule) where rule.match == match: return rule
         case .problem(let reason): throw EditError(reason)
         case .rule, .blank: throw EditError("\(Excerpt.quoted(match.text)) cannot be written as a rule")
