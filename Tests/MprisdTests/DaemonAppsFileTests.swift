@@ -49,6 +49,21 @@ final class DaemonAppsFileTests: DaemonTestCase {
         XCTAssertEqual(logLines("apps file reloaded").count, 3, "an unchanged file is not reloaded: \(daemon?.stderr ?? "")")
     }
 
+    /// The README's `mprisd apps` snippet ("Calls and prompts from any app"), line by line under
+    /// `set -e`, against the running daemon: every line works, and the file ends as it says.
+    func testTheReadmeSnippetRuns() async throws {
+        try await startDaemon()
+        let blocks = try ReadmeSnippetTests.shellBlocks(under: "Calls and prompts from any app")
+        let snippet = try XCTUnwrap(blocks.first { $0.contains("mprisd apps set") }, "\(blocks)")
+        let path = Products.directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try await runProgram("/bin/bash", ["--norc", "--noprofile", "-e", "-c", snippet],
+                                          environment: environment(["PATH": path]), timeout: .seconds(60))
+        XCTAssertEqual(result.status, 0, "\(result.stdout)\n\(result.stderr)")
+        XCTAssertEqual(try String(contentsOfFile: appsFile, encoding: .utf8),
+                       "app \"ZOOM VoiceEngine\" = call\nflatpak us.zoom.Zoom = playAndRecord voiceChat\n")
+        await waitForDaemonLog("apps file reloaded: 2 rules", timeout: .seconds(10))
+    }
+
     func testTheProblemsOfTheFileAtStartAreLoggedOnce() async throws {
         try FileManager.default.createDirectory(atPath: path("config") + "/mprisd", withIntermediateDirectories: true)
         try "# rules\nwhat is this\napp Twinkle = call\n".write(toFile: appsFile, atomically: true, encoding: .utf8)
