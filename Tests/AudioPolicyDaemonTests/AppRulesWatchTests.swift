@@ -77,6 +77,28 @@ final class AppRulesWatchTests: XCTestCase {
         XCTAssertEqual(got.first?.rules.map(\.match), [.app("a"), .app("b")], "never a half-written file")
     }
 
+    func testALinkedFileIsFollowedThroughItsTarget() async throws {
+        let dotfiles = directory + "/dotfiles"
+        let config = directory + "/config"
+        try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try StateFile(path: dotfiles + "/mprisd-apps").replace(contents: "app a = call\n")
+        try FileManager.default.createSymbolicLink(atPath: config + "/apps", withDestinationPath: dotfiles + "/mprisd-apps")
+        let reloads = EventRecord<AppRules>()
+        let watch = AppRulesWatch(path: config + "/apps", warn: { _ in }) { reloads.append($0) }
+        defer { watch.stop() }
+        XCTAssertEqual(watch.rules.rules.map(\.match), [.app("a")])
+
+        // The target replaced in its own directory (as `mprisd apps set` writes through the link).
+        try StateFile(path: dotfiles + "/mprisd-apps").replace(contents: "app a = call\napp b = game\n")
+        try await reloads.wait(for: "the target's change", timeout: .seconds(10)) { $0.count >= 1 ? true : nil }
+        XCTAssertEqual(reloads.elements[0].rules.map(\.match), [.app("a"), .app("b")])
+        // The link removed: no rules.
+        try FileManager.default.removeItem(atPath: config + "/apps")
+        try await reloads.wait(for: "the link's removal", timeout: .seconds(10)) { $0.count >= 2 ? true : nil }
+        XCTAssertEqual(reloads.elements[1].rules, [])
+    }
+
     func testTheRulesAtStartAndTheirProblemsAreReportedOnce() throws {
         let path = directory + "/apps"
         try StateFile(path: path).replace(contents: "app a = call\nnonsense\n")
