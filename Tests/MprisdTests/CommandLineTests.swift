@@ -14,7 +14,7 @@ final class CommandLineTests: XCTestCase {
     func testEveryCommandHasHelp() async throws {
         let overview = try await mprisd("--help")
         XCTAssertEqual(overview.status, 0)
-        for command in ["play", "run", "status", "silent", "route"] {
+        for command in ["play", "run", "status", "apps", "silent", "route"] {
             XCTAssertTrue(overview.stdout.contains("mprisd \(command)"), "overview lists \(command)")
             let help = try await mprisd(command, "--help")
             XCTAssertEqual(help.status, 0, command)
@@ -38,6 +38,8 @@ final class CommandLineTests: XCTestCase {
             (["silent", "maybe"], "silent takes 'on' or 'off'"),
             (["route", "jump"], "route takes 'list' or 'use ID'"),
             (["status", "--yaml"], "unknown option '--yaml'"),
+            (["apps", "--yaml"], "unknown option '--yaml'"),
+            (["apps", "set", "app", "zoom", "loud"], "'loud' is neither a class"),
             (["play", "--volume", ".5", "--volume=.6", "x.wav"], "--volume given twice"),
         ]
         for (arguments, expected) in cases {
@@ -79,6 +81,8 @@ final class CommandLineTests: XCTestCase {
             // Huge arguments are quoted as excerpts.
             ["play", "--volume", huge, "x.wav"], [huge], ["play", "--" + huge, "x.wav"], ["silent", huge],
             ["route", huge], ["run", "--category", huge, "--", "true"], ["play", "--device", huge + " x", "x.wav"],
+            ["apps", huge], ["apps", "set", huge, "x", "call"], ["apps", "set", "app", huge, "call"],
+            ["apps", "unset", "binary", "b", huge], ["apps", "set", "app", "a\u{1B}[31m", "call"],
         ]
         for arguments in cases {
             let result = try await runIsolated(arguments)

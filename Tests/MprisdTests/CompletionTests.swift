@@ -78,12 +78,14 @@ final class CompletionTests: XCTestCase {
         var lines = ["mprisd ", "mprisd pl", "mprisd --", "mprisd play --", "mprisd play --loop ", "mprisd run --category ",
                      "mprisd run --mode ", "mprisd silent ", "mprisd route ", "mprisd route use ",
                      "mprisd route --control hw:0 use ", "mprisd help ", "mprisd run --mix -- ech",
-                     "mprisd --control hw:0 st"]
-        let commands = ["play", "run", "status", "silent", "route"]
+                     "mprisd --control hw:0 st", "mprisd apps ", "mprisd apps set ", "mprisd apps unset ",
+                     "mprisd apps set app zoom ", "mprisd apps set binary zoom playAndRecord vo", "mprisd apps set app zoom call ",
+                     "mprisd apps list "]
+        let commands = ["play", "run", "status", "apps", "silent", "route"]
         lines += commands.map { "mprisd \($0) --" }
         let got = try await bashCompletions(lines)
 
-        XCTAssertEqual(got["mprisd "], ["help", "play", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd "], ["apps", "help", "play", "route", "run", "silent", "status"])
         XCTAssertEqual(got["mprisd pl"], ["play"])
         XCTAssertEqual(got["mprisd --control hw:0 st"], ["status"], "the daemon's --control value is skipped")
         XCTAssertEqual(got["mprisd play --loop "], ["none", "playlist", "track"])
@@ -91,7 +93,13 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(got["mprisd route "], ["list", "use"])
         XCTAssertEqual(got["mprisd route use "], ["auto", "speaker", "usb-dac"], "IDs from mprisd route list")
         XCTAssertEqual(got["mprisd route --control hw:0 use "], ["auto", "speaker", "usb-dac"])
-        XCTAssertEqual(got["mprisd help "], ["config", "daemon", "play", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd help "], ["apps", "config", "daemon", "play", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd apps "], ["list", "set", "unset"])
+        XCTAssertEqual(got["mprisd apps set "], ["app", "binary", "flatpak"])
+        XCTAssertEqual(got["mprisd apps unset "], ["app", "binary", "flatpak"])
+        XCTAssertEqual(got["mprisd apps list "], [])
+        XCTAssertEqual(got["mprisd apps set app zoom call "], [], "a class takes nothing after it")
+        XCTAssertEqual(got["mprisd apps set binary zoom playAndRecord vo"], ["voiceChat", "voicePrompt"])
         XCTAssertTrue(got["mprisd run --mix -- ech"]?.contains("echo") == true, "the wrapped program: \(got)")
 
         // Options and values agree with the program's own help.
@@ -169,7 +177,7 @@ final class CompletionTests: XCTestCase {
         let mprisd = try Repository.mprisd()
 
         let commands = try await zshCompletions("mprisd ", zsh: zsh)
-        XCTAssertEqual(commands, ["help", "play", "route", "run", "silent", "status"])
+        XCTAssertEqual(commands, ["apps", "help", "play", "route", "run", "silent", "status"])
         let help = try await runProgram(mprisd, ["play", "--help"])
         let options = try await zshCompletions("mprisd play --", zsh: zsh)
         XCTAssertEqual(options, Repository.options(inHelp: help.stdout).sorted())
@@ -182,6 +190,12 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(silent, ["off", "on"])
         let actions = try await zshCompletions("mprisd route ", zsh: zsh)
         XCTAssertEqual(actions, ["list", "use"])
+        let appsActions = try await zshCompletions("mprisd apps ", zsh: zsh)
+        XCTAssertEqual(appsActions, ["list", "set", "unset"])
+        let matches = try await zshCompletions("mprisd apps set ", zsh: zsh)
+        XCTAssertEqual(matches, ["app", "binary", "flatpak"])
+        let modes = try await zshCompletions("mprisd apps set binary zoom playAndRecord vo", zsh: zsh)
+        XCTAssertEqual(modes, ["voiceChat", "voicePrompt"])
         let ids = try await zshCompletions("mprisd route use ", zsh: zsh)
         XCTAssertEqual(ids, ["auto", "speaker", "usb-dac"], "IDs from mprisd route list")
     }

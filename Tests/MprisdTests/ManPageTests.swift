@@ -62,7 +62,7 @@ final class ManPageTests: XCTestCase {
             guard line.hasPrefix("  mprisd "), words.count > 1, words[1].first?.isLetter == true else { return nil }
             return String(words[1])
         }
-        XCTAssertEqual(Set(commands), ["play", "run", "status", "silent", "route"], overview.stdout)
+        XCTAssertEqual(Set(commands), ["play", "run", "status", "apps", "silent", "route"], overview.stdout)
         for command in commands + ["daemon"] {
             let help = try await runProgram(mprisd, ["help", command])
             XCTAssertEqual(help.status, 0, command)
@@ -87,7 +87,7 @@ final class ManPageTests: XCTestCase {
             XCTAssertTrue(text.contains(key), "configuration line '\(key)' is in the page")
         }
 
-        for file in ["$XDG_CONFIG_HOME/mprisd/config", "$XDG_STATE_HOME/mprisd/route", "$XDG_STATE_HOME/mprisd/silent",
+        for file in ["$XDG_CONFIG_HOME/mprisd/config", "$XDG_CONFIG_HOME/mprisd/apps", "$XDG_STATE_HOME/mprisd/route", "$XDG_STATE_HOME/mprisd/silent",
                      "$XDG_STATE_HOME/mprisd/journal", "bash-completion/completions/mprisd", "zsh/site-functions/_mprisd"] {
             XCTAssertTrue(text.contains(file), "file \(file) is documented")
         }

@@ -1,5 +1,6 @@
 # bash completion for mprisd: commands, each command's options and their values, route IDs from
-# `mprisd route list`, and the wrapped program after `mprisd run ... --`.
+# `mprisd route list`, the wrapped program after `mprisd run ... --`, and the words of an
+# `mprisd apps set` rule.
 # Installed by scripts/install-user.sh as ~/.local/share/bash-completion/completions/mprisd;
 # or: source dist/completions/mprisd.bash. Works without the bash-completion package too.
 
@@ -45,7 +46,7 @@ _mprisd() {
             elif [[ $cur == -* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --verbose --help" -- "$cur")
             else
-                mapfile -t COMPREPLY < <(compgen -W "play run status silent route help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route help" -- "$cur")
             fi
             return
             ;;
@@ -97,6 +98,35 @@ _mprisd() {
         status)
             mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur")
             ;;
+        apps)
+            # The operands so far: ACTION, then MATCH NAME, then the rule's words.
+            local -a operands=()
+            for ((i = at + 1; i < COMP_CWORD; i++)); do
+                [[ ${COMP_WORDS[i]} == -* ]] || operands+=("${COMP_WORDS[i]}")
+            done
+            if [[ $cur == -* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur")
+            elif ((${#operands[@]} == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "list set unset" -- "$cur")
+            elif [[ ${operands[0]} == set || ${operands[0]} == unset ]] && ((${#operands[@]} == 1)); then
+                mapfile -t COMPREPLY < <(compgen -W "app binary flatpak" -- "$cur")
+            elif [[ ${operands[0]} == set ]] && ((${#operands[@]} == 3)); then
+                options="call prompt screenReader systemSound alert game media music mixing ignore"
+                options+=" ambient soloAmbient playback record playAndRecord multiRoute audioProcessing"
+                mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+            elif [[ ${operands[0]} == set ]] && ((${#operands[@]} > 3)); then
+                # After a category: its mode and options.
+                case ${operands[3]} in
+                    ambient | soloAmbient | playback | record | playAndRecord | multiRoute | audioProcessing)
+                        options="default voiceChat videoChat gameChat videoRecording measurement moviePlayback"
+                        options+=" spokenAudio voicePrompt mixWithOthers duckOthers interruptSpokenAudioAndMixWithOthers"
+                        options+=" allowBluetooth allowBluetoothA2DP allowNetworkReceivers defaultToSpeaker"
+                        options+=" overrideMutedMicrophoneInterruption"
+                        mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+                        ;;
+                esac
+            fi
+            ;;
         silent)
             if [[ $cur == -* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")
@@ -128,7 +158,7 @@ _mprisd() {
             ;;
         help)
             if ((COMP_CWORD == at + 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "play run status silent route daemon config" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route daemon config" -- "$cur")
             fi
             ;;
     esac

@@ -129,6 +129,16 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
+        // MARK: Apps file (issue 15) — the user's rules for apps without our API
+        // ($XDG_CONFIG_HOME/mprisd/apps), read now and again whenever it changes (`mprisd apps set`).
+        // `appRules.rules` are the rules now; the stream policy's implicit sessions take each
+        // reload (to connect: `StreamPolicy.setRules(_:)`).
+        let appRules = AppRulesWatch(warn: { log.warning($0) }) { rules in
+            log.info("apps file reloaded: \(rules.rules.count) rules")
+        }
+        defer { appRules.stop() }
+        // MARK: end of apps file
+
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)

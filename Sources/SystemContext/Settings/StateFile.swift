@@ -45,29 +45,36 @@ public struct StateFile: Sendable, Hashable {
 
     /// Replaces the contents with `value` and a newline, atomically; creates the directory.
     public func write(_ value: String) throws(StateFileError) {
+        try replace(contents: value + "\n")
+    }
+
+    /// Replaces the contents with exactly `contents`, atomically: a temporary file beside it
+    /// (same directory, so `rename(2)` is atomic), written, flushed (`fsync`), then renamed over
+    /// it. Creates the directory (0700) when missing. A file that exists keeps its permission
+    /// bits; a new one gets 0644 under the umask. Nothing is left behind on failure.
+    public func replace(contents: String) throws(StateFileError) {
         try Self.makeDirectory(directory)
         let temporary = directory + "/." + fileName + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var existing = stat()
+        let keptMode: mode_t? = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, keptMode ?? 0o644)
         guard fd >= 0 else { throw StateFileError(path: temporary, operation: "create", code: errno) }
-        let bytes = Array((value + "\n").utf8)
+        func fail(_ operation: String, _ code: Int32) -> StateFileError {
+            close(fd)
+            unlink(temporary)
+            return StateFileError(path: temporary, operation: operation, code: code)
+        }
+        if let keptMode, fchmod(fd, keptMode) != 0 { throw fail("set the permissions of", errno) }
+        let bytes = Array(contents.utf8)
         var offset = 0
         while offset < bytes.count {
             let wrote = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if wrote < 0, errno == EINTR { continue }
-            guard wrote > 0 else {
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw StateFileError(path: temporary, operation: "write", code: code)
-            }
+            guard wrote > 0 else { throw fail("write", wrote == 0 ? EIO : errno) }
             offset += wrote
         }
-        let synced = fsync(fd) == 0 ? 0 : errno
+        guard fsync(fd) == 0 else { throw fail("flush", errno) }
         close(fd)
-        guard synced == 0 else {
-            unlink(temporary)
-            throw StateFileError(path: temporary, operation: "flush", code: synced)
-        }
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)

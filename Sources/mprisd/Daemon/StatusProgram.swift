@@ -11,17 +11,44 @@ import Glibc
 /// It never starts a daemon: status reports what is, and "no daemon" is an answer.
 enum StatusProgram {
     static func run(json: Bool) -> Int32 {
+        let status: PolicyStatus
+        switch fetch(command: "status") {
+        case .success(let fetched): status = fetched
+        case .failure(let failure):
+            Output.error(failure.message)
+            return failure.exitStatus
+        }
+        if json {
+            Output.out(status.json())
+        } else {
+            Output.out(status.text(colour: wantsColour))
+        }
+        return ExitStatus.success
+    }
+
+    /// Standard output is a terminal and `NO_COLOR` is not set.
+    static var wantsColour: Bool { isatty(1) == 1 && getenv("NO_COLOR") == nil }
+
+    /// Why the status could not be had: the message (`mprisd COMMAND: …`) and the exit status —
+    /// `unavailable` (69) when no daemon runs.
+    struct Failure: Error {
+        let message: String
+        let exitStatus: Int32
+    }
+
+    /// The running daemon's status document (`GetStatus`), for `mprisd COMMAND`; never starts a
+    /// daemon.
+    static func fetch(command: String) -> Result<PolicyStatus, Failure> {
         let connection: Connection
         do {
             connection = try Connection(bus: .session)
         } catch {
-            Output.error("mprisd status: no session bus (\(error.message))")
-            return ExitStatus.failure
+            return .failure(Failure(message: "mprisd \(command): no session bus (\(error.message))", exitStatus: ExitStatus.failure))
         }
         defer { connection.close() }
         guard PolicyClient.isDaemonAvailable(connection, timeout: .seconds(5)) else {
-            Output.error("mprisd status: no policy daemon on the session bus (start 'mprisd' or install the user service)")
-            return ExitStatus.unavailable
+            return .failure(Failure(message: "mprisd \(command): no policy daemon on the session bus (start 'mprisd' or install the user service)",
+                                    exitStatus: ExitStatus.unavailable))
         }
         let text: String
         do {
@@ -30,23 +57,17 @@ enum StatusProgram {
                             interface: AudioPolicyNames.interface, member: "GetStatus", body: []),
                 timeout: .seconds(5))
             guard case .string(let document)? = reply.body.first else {
-                Output.error("mprisd status: the daemon answered GetStatus with '\(reply.signature.code)'")
-                return ExitStatus.failure
+                return .failure(Failure(message: "mprisd \(command): the daemon answered GetStatus with '\(reply.signature.code)'",
+                                        exitStatus: ExitStatus.failure))
             }
             text = document
         } catch {
-            Output.error("mprisd status: \(error)")
-            return ExitStatus.failure
+            return .failure(Failure(message: "mprisd \(command): \(error)", exitStatus: ExitStatus.failure))
         }
         guard let status = try? PolicyStatus.decode(json: text) else {
-            Output.error("mprisd status: the daemon's status document could not be read")
-            return ExitStatus.failure
+            return .failure(Failure(message: "mprisd \(command): the daemon's status document could not be read",
+                                    exitStatus: ExitStatus.failure))
         }
-        if json {
-            Output.out(status.json())
-        } else {
-            Output.out(status.text(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil))
-        }
-        return ExitStatus.success
+        return .success(status)
     }
 }
