@@ -5,9 +5,6 @@ import XCTest
 /// `mprisd apps` against the real daemon and a real PulseAudio: a rule written with `mprisd apps
 /// set` classifies a real `paplay` stream, and the app shows with the class, the rule's line as
 /// the reason, its session and state; once its stream is gone it is listed last as `gone`.
-///
-/// Needs issue 15's daemon part (implicit sessions filling `PolicyStatus.apps`): until the daemon
-/// reports an `apps` field, the test is skipped at the first status it reads.
 final class DaemonAppsListTests: StreamTestCase {
     private struct AppsDocument: Decodable {
         struct App: Decodable {
@@ -32,9 +29,9 @@ final class DaemonAppsListTests: StreamTestCase {
     func testARuleWrittenWithAppsSetClassifiesARealStream() async throws {
         let server = try await startPulse(.pulseAudio)
         try await startStreamDaemon()
-        guard try await appsDocument().apps != nil else {
-            throw XCTSkip("the daemon does not report apps yet (issue 15's implicit sessions)")
-        }
+        let first = try await appsDocument()
+        XCTAssertTrue(first.daemon)
+        XCTAssertNotNil(first.apps, "the daemon reports its apps")
         let set = try await mprisd(["apps", "set", "app", "E2E Tone", "game"])
         XCTAssertEqual(set.status, 0, set.stderr)
         await waitForDaemonLog("apps file reloaded: 1 rules", timeout: .seconds(10))

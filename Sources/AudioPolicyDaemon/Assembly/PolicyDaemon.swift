@@ -129,28 +129,24 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
-        // MARK: Apps file (issue 15) — the user's rules for apps without our API
-        // ($XDG_CONFIG_HOME/mprisd/apps), read now and again whenever it changes (`mprisd apps set`).
-        // `appRules.rules` are the rules now; the stream policy's implicit sessions take each
-        // reload (to connect: `StreamPolicy.setRules(_:)`).
-        let appRules = AppRulesWatch(warn: { log.warning($0) }) { rules in
-            log.info("apps file reloaded: \(rules.rules.count) rules")
-        }
-        defer { appRules.stop() }
-        // MARK: end of apps file
-
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
+        // The apps file ($XDG_CONFIG_HOME/mprisd/apps, issue 15): the user's rules for apps without
+        // our API, read now and again whenever it changes (`mprisd apps set`); each reload goes to
+        // the implicit sessions (one that comes before they are enabled is not lost: `setRules`).
+        let appRules = AppRulesWatch(warn: { log.warning($0) }) { rules in
+            log.info("apps file reloaded: \(rules.rules.count) rules")
+            streams?.setRules(rules)
+        }
+        defer { appRules.stop() }
         if let streams {
             streamPolicy.set(streams)
             service.follow(streams: streams)
             players.follow(streams: streams)  // players whose Volume cannot duck them
             // Apps without our API become implicit sessions (issue 15).
-            let rules = AppRules.load()
-            for problem in rules.briefProblems { log.warning(problem) }
             streams.enableImplicitSessions(ImplicitSessionSetup(
-                system: system, numbering: { service.numberForeignSession() }, rules: rules,
+                system: system, numbering: { service.numberForeignSession() }, rules: appRules.rules,
                 resumeAfterCalls: options.resumeAfterCalls))
         }
         startAudioServer(audioServer, log: log) { change in

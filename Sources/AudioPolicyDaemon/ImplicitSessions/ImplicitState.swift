@@ -53,6 +53,8 @@ struct ImplicitSession: Sendable {
 struct ImplicitState: Sendable {
     var setup: ImplicitSessionSetup?
     var classifier = StreamClassifier()
+    /// The rules of the last reload (`setRules`), if any came.
+    var reloadedRules: AppRules?
     var clocks = ImplicitPlan.CallClocks()
     var sessions: [AppKey: ImplicitSession] = [:]
     /// Each session's label by its engine id (set as soon as it is made).

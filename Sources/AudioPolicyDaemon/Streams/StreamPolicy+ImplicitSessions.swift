@@ -19,6 +19,9 @@ extension StreamPolicy {
         thread.enqueue { [weak self] in
             guard let self else { return }
             self.state.withLock { state in
+                var setup = setup
+                // Rules reloaded while this was on its way are newer than the setup's.
+                if let newer = state.implicit.reloadedRules { setup.rules = newer }
                 state.implicit.setup = setup
                 state.implicit.classifier = StreamClassifier(rules: setup.rules)
             }
@@ -32,6 +35,7 @@ extension StreamPolicy {
         thread.enqueue { [weak self] in
             guard let self else { return }
             self.state.withLock { state in
+                state.implicit.reloadedRules = rules
                 state.implicit.setup?.rules = rules
                 state.implicit.classifier = StreamClassifier(rules: rules)
             }
