@@ -123,6 +123,10 @@ public enum PolicyDaemon {
                                            journal: changes.journal,
                                            log: { log.info($0) })
         service.follow(players)
+        // MARK: Player rules (spoken audio) — `player NAME = spokenAudio` lines of the apps file,
+        // given before the first look at the bus so that no player starts in the wrong mode.
+        players.setRules(loadAppRules(log: log))
+        // MARK: end of player rules
         players.start { result in
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
         }
@@ -230,6 +234,14 @@ public enum PolicyDaemon {
         guard let reply = try? connection.callAndWait(call, timeout: .seconds(2)),
               case .string(let owner)? = reply.body.first else { return nil }
         return owner
+    }
+
+    /// The user's apps file (`$XDG_CONFIG_HOME/mprisd/apps`), read once at start; each bad line
+    /// is a warning with its number (at most `ConfigFile.problemLimit` of them), the rest applies.
+    private static func loadAppRules(log: DaemonLog) -> AppRules {
+        let rules = AppRules.load()
+        for problem in rules.briefProblems { log.warning(problem) }
+        return rules
     }
 
     /// Silent mode from its state file, followed while running (`mprisd silent on|off`).
