@@ -22,7 +22,9 @@ import SystemContext
 /// app's own configuration is (G-CAT-OPTIONS: an option that does not fit is an error).
 ///
 /// The **first** matching rule wins, whatever kind of match it is: put narrow rules first. A rule
-/// that can never apply (the same match given again) is reported.
+/// that can never apply (the same match given again) is reported. `player` rules are a list of
+/// their own (`playerRules`): they only say whether an MPRIS player is spoken audio, and never
+/// classify a stream. Both kinds count towards `ruleLimit`.
 ///
 /// Reading never fails as a whole: a bad line is reported as `PATH:LINE: reason` and skipped, the
 /// rest still applies. A line longer than `lineLengthLimit` bytes is refused, and at most
