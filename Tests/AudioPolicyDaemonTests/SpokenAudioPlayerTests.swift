@@ -199,6 +199,34 @@ final class SpokenAudioPlayerTests: PolicyTestCase {
         try navigation.deactivate(notifyOthers: true)
     }
 
+    /// Two players already playing when the daemon started play on side by side; a new track
+    /// making one of them spoken audio must not re-arbitrate it into pausing the other. Its mode
+    /// changes when it next starts playing.
+    func testBecomingSpokenAudioBesideAnAdoptedPlayerPausesNobody() async throws {
+        let song = try tone("song.wav", genre: "Jazz")
+        let first = try await MPVPlayer.start(bus: bus, file: song)
+        let second = try await MPVPlayer.start(bus: bus, file: song)
+        players += [first, second]
+        try await startTracker()
+        let adopted = await eventually(timeout: .seconds(10)) {
+            self.tracked(first)?.status == "Playing" && self.tracked(second)?.status == "Playing"
+        }
+        XCTAssertTrue(adopted, "\(tracker.players), \(logs.elements)")
+
+        try await first.openURI(URL(fileURLWithPath: try tone("episode.wav", genre: "Podcast")).absoluteString)
+        try await logs.wait(for: "the deferred mode change", timeout: .seconds(5)) { lines in
+            lines.first { $0.contains("\(first.busName) becomes spoken audio when it next starts") }
+        }
+        try await assertStays(second, "Playing")
+        XCTAssertEqual(engineMode(of: first), .default)
+
+        try await first.pause()
+        let paused = await eventually { self.tracked(first)?.status == "Paused" }
+        XCTAssertTrue(paused)
+        try await first.play()
+        await waitForMode(.spokenAudio, of: first)
+    }
+
     func testTheModeFollowsEachTracksMetadata() async throws {
         try await startTracker()
         let song = try tone("song.wav", genre: "Jazz")

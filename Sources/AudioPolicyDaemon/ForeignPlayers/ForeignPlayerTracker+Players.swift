@@ -83,11 +83,11 @@ extension ForeignPlayerTracker {
     /// A `PropertiesChanged` of the player interface from the player's unique name. New
     /// metadata (a new track) may change whether it is spoken audio: its mode is set before the
     /// status change in the same signal is acted on, so a podcast that starts playing activates
-    /// as spoken audio.
+    /// as spoken audio (and a mode change that had to wait is made now, `applyMode`).
     private func propertiesChanged(_ signal: Message, of name: String, token: UInt64) {
         guard let change = MPRISPlayerProperties(propertiesChanged: signal.body) else { return }
         let actions = modify(name, token) { $0.player.update(change) } ?? []
-        if change.genres != nil { applyMode(name, token: token) }
+        applyMode(name, token: token)
         perform(actions, for: name, token: token)
     }
 

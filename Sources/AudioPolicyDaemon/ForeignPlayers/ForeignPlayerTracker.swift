@@ -63,6 +63,8 @@ public final class ForeignPlayerTracker: Sendable {
         var signals: SignalSubscription?
         /// The mode its session is in (`PlayerMode`): spoken audio or plain playback.
         var mode = PlayerMode.plain
+        /// A mode waiting for the player to start playing again (`applyMode`), once logged.
+        var deferredMode: PlayerMode?
     }
 
     struct State {
