@@ -102,6 +102,30 @@ final class PolicyStatusTextTests: XCTestCase {
         XCTAssertTrue(text.contains(#"evil\x1b]0;pwned\x07\x0aname"#), text)
     }
 
+    func testSpokenAudioPlayersAreFlaggedAndTheirModeReadsBack() throws {
+        let status = PolicyStatus(players: [
+            .init(busName: "org.mpris.MediaPlayer2.mpv", owner: ":1.7", status: "Playing", session: 4,
+                  pausedByPolicy: false, ducked: false, mode: "spokenAudio", modeReason: "genre 'Podcast'"),
+            .init(busName: "org.mpris.MediaPlayer2.vlc", owner: ":1.8", status: "Paused", session: 6,
+                  pausedByPolicy: true, ducked: false, mode: "spokenAudio", modeReason: "rule line 2"),
+            .init(busName: "org.mpris.MediaPlayer2.xmms", owner: ":1.9", status: "Playing", session: 7,
+                  pausedByPolicy: false, ducked: false, mode: "default"),
+        ])
+        let text = status.text(colour: false)
+        XCTAssertTrue(text.contains("org.mpris.MediaPlayer2.mpv   Playing  spoken-audio\n"), text)
+        XCTAssertTrue(text.contains("org.mpris.MediaPlayer2.vlc   Paused   spoken-audio,paused-by-policy\n"), text)
+        XCTAssertTrue(text.contains("org.mpris.MediaPlayer2.xmms  Playing  -\n"), text)
+        let coloured = status.text(colour: true)
+        XCTAssertFalse(coloured.contains("\u{1B}[33mspoken-audio\u{1B}[0m"), "spoken audio alone is held back by nothing")
+        XCTAssertTrue(coloured.contains("\u{1B}[33mspoken-audio,paused-by-policy\u{1B}[0m"))
+
+        XCTAssertEqual(try PolicyStatus.decode(json: status.json()), status)
+        let older = #"{"version": 1, "silentMode": false, "locked": false, "route": {"outputs": [], "available": []}, "sessions": [], "players": [{"busName": "org.mpris.MediaPlayer2.mpv", "owner": ":1.7", "status": "Paused", "session": 4, "pausedByPolicy": true, "ducked": false}]}"#
+        let read = try PolicyStatus.decode(json: older)
+        XCTAssertNil(read.players.first?.mode, "a daemon from before issue 15 has no mode")
+        XCTAssertNil(read.players.first?.modeReason)
+    }
+
     // MARK: JSON
 
     func testJSONRoundTrip() throws {

@@ -74,7 +74,7 @@ final class AppRulesTests: XCTestCase {
         XCTAssertEqual(rules.problems.count, 14)
         XCTAssertEqual(rules.problems.map { $0.split(separator: ":")[1] }, (2...15).map { Substring("\($0)") })
         let expected = [
-            "/apps:2: 'zoom': expected app, binary or flatpak",
+            "/apps:2: 'zoom': expected app, binary, flatpak or player",
             "/apps:3: app needs a name before '='",
             "/apps:4: app takes one name; quote one with spaces: app \"Two Words\"",
             "/apps:5: nothing after '='; expected a class",
@@ -160,12 +160,98 @@ final class AppRulesTests: XCTestCase {
         try "app x = call\nbad line\n".write(toFile: path, atomically: true, encoding: .utf8)
         let loaded = AppRules.load(path: path)
         XCTAssertEqual(loaded.rules.map(\.match), [.app("x")])
-        XCTAssertEqual(loaded.problems, ["\(path):2: expected 'app NAME = ACTION', 'binary NAME = ACTION' or 'flatpak ID = ACTION'"])
+        XCTAssertEqual(loaded.problems, ["\(path):2: expected 'app NAME = ACTION', 'binary NAME = ACTION', 'flatpak ID = ACTION' or 'player NAME = spokenAudio'"])
 
         let fifo = directory.appendingPathComponent("fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let refused = AppRules.load(path: fifo)
         XCTAssertEqual(refused.rules, [])
         XCTAssertEqual(refused.problems, ["\(fifo): not a regular file; ignored"])
+    }
+
+    // MARK: player rules (MPRIS players as spoken audio)
+
+    func testPlayerRulesAndTheirActions() {
+        let rules = parse("""
+            app Navi = prompt
+            player mpv = spokenAudio
+            player "GNOME Podcasts" = playback spokenAudio   # an Identity with a space
+            player vlc = playback
+            player Rhythmbox = music
+            player Lollypop = media
+            player Amberol = playback default
+            """)
+        XCTAssertEqual(rules.problems, [])
+        XCTAssertEqual(rules.rules.map(\.line), [1], "player rules are not stream rules")
+        XCTAssertEqual(rules.playerRules, [
+            AppRules.PlayerRule(line: 2, name: "mpv", spokenAudio: true),
+            AppRules.PlayerRule(line: 3, name: "GNOME Podcasts", spokenAudio: true),
+            AppRules.PlayerRule(line: 4, name: "vlc", spokenAudio: false),
+            AppRules.PlayerRule(line: 5, name: "Rhythmbox", spokenAudio: false),
+            AppRules.PlayerRule(line: 6, name: "Lollypop", spokenAudio: false),
+            AppRules.PlayerRule(line: 7, name: "Amberol", spokenAudio: false),
+        ])
+        let stream = AudioStream(id: StreamID(.playback, 1), applicationName: "mpv", binary: "mpv")
+        XCTAssertNil(rules.rule(for: stream), "a player rule never classifies a stream")
+    }
+
+    func testBadPlayerLinesAreReportedWithTheirNumberAndSkipped() {
+        let rules = parse("""
+            player mpv = spokenAudio
+            player mpv
+            player = spokenAudio
+            player Two Words = spokenAudio
+            player x =
+            player x = call
+            player x = playback moviePlayback
+            player x = playback spokenAudio mixWithOthers
+            player x = "spokenAudio"
+            player MPV = playback
+            player "unclosed = spokenAudio
+            """)
+        XCTAssertEqual(rules.playerRules.map(\.line), [1])
+        let expected = [
+            "/apps:2: expected 'player NAME = spokenAudio'",
+            "/apps:3: player needs a name before '='",
+            "/apps:4: player takes one name; quote one with spaces: player \"Two Words\"",
+            "/apps:5: nothing after '='; expected spokenAudio, playback spokenAudio or playback",
+            "/apps:6: a player is non-mixing playback: expected spokenAudio, playback spokenAudio or playback, got 'call'",
+            "/apps:7: a player is non-mixing playback: expected spokenAudio, playback spokenAudio or playback, got 'playback moviePlayback'",
+            "/apps:8: a player is non-mixing playback: expected spokenAudio, playback spokenAudio or playback, got 'playback spokenAudio mixWithOthers'",
+            "/apps:9: 'spokenAudio' after '=': expected plain words",
+            "/apps:10: player \"MPV\" never applies: line 1 matches it first",
+            "/apps:11: the quoted name '\"unclosed = spokenAudio' is not closed",
+        ]
+        XCTAssertEqual(rules.problems, expected)
+    }
+
+    func testPlayerRulesCountTowardsTheRuleLimit() {
+        var lines = (1...AppRules.ruleLimit).map { "player p\($0) = spokenAudio" }
+        lines.append("app late = call")
+        let rules = parse(lines.joined(separator: "\n"))
+        XCTAssertEqual(rules.playerRules.count, AppRules.ruleLimit)
+        XCTAssertEqual(rules.rules, [])
+        XCTAssertEqual(rules.problems.count, 1)
+    }
+
+    func testAPlayerRuleMatchesTheBusNameOrTheIdentityWithoutRegardToCase() {
+        let rules = parse("""
+            player MPV = spokenAudio
+            player "gnome podcasts" = spokenAudio
+            player firefox = playback
+            """)
+        func line(_ busName: String, _ identity: String? = nil) -> Int? {
+            rules.playerRule(busName: busName, identity: identity)?.line
+        }
+        XCTAssertEqual(line("org.mpris.MediaPlayer2.mpv"), 1)
+        XCTAssertEqual(line("org.mpris.MediaPlayer2.mpv.instance4711"), 1, "an instance suffix is dropped")
+        XCTAssertEqual(line("org.mpris.MediaPlayer2.firefox.instance_1_23"), 3, "Firefox's instance suffix too")
+        XCTAssertEqual(line("org.mpris.MediaPlayer2.GnomePodcasts", "GNOME Podcasts"), 2, "by its Identity")
+        XCTAssertNil(line("org.mpris.MediaPlayer2.GnomePodcasts"), "no Identity known yet")
+        XCTAssertNil(line("org.mpris.MediaPlayer2.mpvx"))
+        XCTAssertNil(line("org.mpris.MediaPlayer2.vlc", "VLC media player"))
+        XCTAssertEqual(AppRules.PlayerRule.playerPart(of: "org.mpris.MediaPlayer2.instance"), "instance",
+                       "a player named instance stays itself")
+        XCTAssertEqual(AppRules.PlayerRule.playerPart(of: "org.mpris.MediaPlayer2.a.b.instance9"), "a.b")
     }
 }

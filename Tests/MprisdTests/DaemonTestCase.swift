@@ -269,6 +269,9 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         var session: UInt64
         var pausedByPolicy: Bool
         var ducked: Bool
+        /// `spokenAudio` or `default` (issue 15); absent from older daemons.
+        var mode: String?
+        var modeReason: String?
     }
 
     var version: Int

@@ -13,8 +13,10 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
     func testANavigationPromptDucksTheMusicWhileItPlaysOnPipeWire() async throws { try await navigationPrompt(.pipeWire) }
 
     private func navigationPrompt(_ kind: AudioServerKind) async throws {
+        try writeApps("player mpv = spokenAudio\n")  // a podcast in mpv
         try await startPulse(kind)
         try await startStreamDaemon()
+        let podcast = try await startMPV()
         let (_, music) = try await startUnknownMusic()
         let loud = try await waitForLevel("the music is heard") { $0 > 0.05 }
         let prompt = try startApp("navigator", role: "navigation")
@@ -26,6 +28,9 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
         }
         let quiet = try await waitForLevel("what the listener hears drops") { $0 < loud * 0.2 }
         XCTAssertLessThan(quiet, loud * 0.2)
+        try await waitForStatus("the podcast is paused, not ducked, under the prompt") {
+            $0.player(podcast.busName)?.status == "Paused"
+        }
         let status = try await busStatus()
         XCTAssertEqual(status.app("navigator")?.appClass, "prompt", "\(status)")
         XCTAssertEqual(status.app("navigator")?.reason, "role: navigation", "\(status)")
@@ -33,6 +38,16 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
         try await waitForSinkInput("the music back at its volume") {
             $0.index == music.index && $0.volumes.allSatisfy { $0 == Self.norm }
         }
+        try await waitForStatus("the podcast plays again after the prompt") {
+            $0.player(podcast.busName)?.status == "Playing"
+        }
+    }
+
+    /// Writes the user's apps file.
+    private func writeApps(_ text: String) throws {
+        let directory = userDirectories["XDG_CONFIG_HOME", default: ""] + "/mprisd"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try text.write(toFile: directory + "/apps", atomically: true, encoding: .utf8)
     }
 
     func testNotificationSoundsMixMutedInSilentModeAndAudibleAfterOnPulseAudio() async throws { try await notifications(.pulseAudio) }
@@ -81,10 +96,7 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
     }
 
     func testARuleInTheAppsFileWinsOverTheRoleOnPulseAudio() async throws {
-        let directory = userDirectories["XDG_CONFIG_HOME", default: ""] + "/mprisd"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try "# the radio tags itself phone, but it is no call\napp radio = ignore\nnot a rule\n"
-            .write(toFile: directory + "/apps", atomically: true, encoding: .utf8)
+        try writeApps("# the radio tags itself phone, but it is no call\napp radio = ignore\nnot a rule\n")
         try await startPulse(.pulseAudio)
         try await startStreamDaemon()
         await waitForDaemonLog("mprisd/apps:3:", "expected")

@@ -93,6 +93,12 @@ public final class MPVPlayer: Sendable {
     public func play() async throws { try await call("Play") }
     public func pause() async throws { try await call("Pause") }
 
+    /// `OpenUri`: mpv replaces what it plays with `uri` (a new track, new `Metadata`).
+    public func openURI(_ uri: String) async throws {
+        _ = try await control.call(destination: uniqueName, path: Self.path, interface: Self.interface,
+                                   member: "OpenUri", [.string(uri)], timeout: .seconds(5))
+    }
+
     public func setVolume(_ volume: Double) async throws {
         _ = try await control.call(destination: uniqueName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
                                    member: "Set", [.string(Self.interface), .string("Volume"), .variant(.double(volume))],

@@ -104,14 +104,15 @@ extension PolicyStatus.Session {
 }
 
 extension PolicyStatus.Player {
-    /// `paused-by-policy`, `ducked`, both, or `-`.
+    /// `spoken-audio`, `paused-by-policy`, `ducked`, any of them, or `-`.
     var flags: String {
-        let flags = (pausedByPolicy ? ["paused-by-policy"] : []) + (ducked ? ["ducked"] : [])
+        let flags = (mode == "spokenAudio" ? ["spoken-audio"] : []) + (pausedByPolicy ? ["paused-by-policy"] : [])
+            + (ducked ? ["ducked"] : [])
         return flags.isEmpty ? "-" : flags.joined(separator: ",")
     }
 
     fileprivate var row: [TextTable.Cell] {
         [TextTable.Cell(busName), TextTable.Cell(status, status == "Playing" ? .green : .none),
-         TextTable.Cell(flags, flags == "-" ? .none : .yellow)]
+         TextTable.Cell(flags, pausedByPolicy || ducked ? .yellow : .none)]
     }
 }

@@ -73,15 +73,22 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
         public var pausedByPolicy: Bool
         /// Whether the daemon lowered its volume.
         public var ducked: Bool
+        /// Its session's mode: `spokenAudio` (a podcast or audiobook: a prompt pauses it instead
+        /// of ducking it) or `default`; nil from a daemon older than issue 15.
+        public var mode: String?
+        /// Why it is in that mode (`rule line 3`, `genre 'Podcast'`); nil when nothing said so.
+        public var modeReason: String?
 
         public init(busName: String, owner: String, status: String, session: UInt64,
-                    pausedByPolicy: Bool, ducked: Bool) {
+                    pausedByPolicy: Bool, ducked: Bool, mode: String? = nil, modeReason: String? = nil) {
             self.busName = busName
             self.owner = owner
             self.status = status
             self.session = session
             self.pausedByPolicy = pausedByPolicy
             self.ducked = ducked
+            self.mode = mode
+            self.modeReason = modeReason
         }
     }
 

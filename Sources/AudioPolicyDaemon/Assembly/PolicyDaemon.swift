@@ -116,6 +116,9 @@ public enum PolicyDaemon {
         defer { silentWatch?.stop() }
         let lock = watchLock(system: system, log: log)
         defer { lock?.stop() }
+        // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
+        // follows the sessions and the link below.
+        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
         let players = ForeignPlayerTracker(connection: connection, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
                                            sessionLabel: { service.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) },
@@ -124,6 +127,18 @@ public enum PolicyDaemon {
                                            journal: changes.journal,
                                            log: { log.info($0) })
         service.follow(players)
+        // The apps file ($XDG_CONFIG_HOME/mprisd/apps, issue 15): the user's rules for apps without
+        // our API and for players (spoken audio), read now — before the first look at the bus, so
+        // that no player starts in the wrong mode — and again whenever it changes (`mprisd apps
+        // set`, an editor). A reload that comes before the implicit sessions are enabled is not
+        // lost (`StreamPolicy.setRules`).
+        let appRules = AppRulesWatch(warn: { log.warning($0) }) { rules in
+            log.info("apps file reloaded: \(rules.rules.count) rules")
+            players.setRules(rules)
+            streams?.setRules(rules)
+        }
+        defer { appRules.stop() }
+        players.setRules(appRules.rules)
         players.start { result in
             if case .failure(let error) = result { log.warning("foreign players not followed: \(error)") }
         }
@@ -131,15 +146,6 @@ public enum PolicyDaemon {
 
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
-        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
-        // The apps file ($XDG_CONFIG_HOME/mprisd/apps, issue 15): the user's rules for apps without
-        // our API, read now and again whenever it changes (`mprisd apps set`); each reload goes to
-        // the implicit sessions (one that comes before they are enabled is not lost: `setRules`).
-        let appRules = AppRulesWatch(warn: { log.warning($0) }) { rules in
-            log.info("apps file reloaded: \(rules.rules.count) rules")
-            streams?.setRules(rules)
-        }
-        defer { appRules.stop() }
         if let streams {
             streamPolicy.set(streams)
             service.follow(streams: streams)

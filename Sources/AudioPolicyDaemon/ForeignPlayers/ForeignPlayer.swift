@@ -25,6 +25,9 @@ struct ForeignPlayer: Sendable {
     let token: UInt64
 
     private(set) var properties = MPRISPlayerProperties()
+    /// Its `Identity` (root interface), read once; nil until then or when it has none. Only a
+    /// `player` rule looks at it (`PlayerMode`).
+    var identity: String?
     /// `GetAll` answered (or failed): signals are applied from now on.
     private(set) var isLoaded = false
     /// The policy paused it and may resume it.

@@ -52,6 +52,14 @@ enum ForeignPlayerQuery {
                     body: [.string(MPRISNames.playerInterface), .string(name)])
     }
 
+    /// `Properties.Get` of the root interface's `Identity` ("VLC media player"), which a
+    /// `player` rule may name (`AppRules.PlayerRule`).
+    static func identity(of owner: String) -> Message {
+        .methodCall(destination: owner, path: MPRISNames.objectPath,
+                    interface: StandardInterfaceName.properties, member: "Get",
+                    body: [.string(MPRISNames.rootInterface), .string("Identity")])
+    }
+
     static func getAll(of owner: String) -> Message {
         .methodCall(destination: owner, path: MPRISNames.objectPath,
                     interface: StandardInterfaceName.properties, member: "GetAll",

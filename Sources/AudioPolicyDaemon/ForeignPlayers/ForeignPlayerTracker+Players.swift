@@ -23,6 +23,7 @@ extension ForeignPlayerTracker {
                 let kept = self.modify(name, token) { $0.signals = subscription } != nil
                 guard kept else { return subscription.cancel() }
                 self.readProperties(of: player)
+                self.readIdentity(of: player)
             case .failure(let error):
                 self.log("cannot follow \(name): \(error)")
                 if let removed = self.take(name, token) {
@@ -32,7 +33,8 @@ extension ForeignPlayerTracker {
         })
     }
 
-    /// `GetAll`, then the player gets its session. A player that fails to answer (it exports its
+    /// `GetAll`, then the player gets its session, in the mode its rule or metadata says
+    /// (`applyMode`) before it is activated. A player that fails to answer (it exports its
     /// object late, it hangs) still gets one: its signals build the picture up.
     private func readProperties(of player: ForeignPlayer) {
         let name = player.busName
@@ -75,13 +77,18 @@ extension ForeignPlayerTracker {
         }
         log("tracking \(name) (\(player.owner)) as session \(number): \(player.statusText)")
         claimStreams(name, token: token)
+        applyMode(name, token: token)
         perform(actions, for: name, token: token)
     }
 
-    /// A `PropertiesChanged` of the player interface from the player's unique name.
+    /// A `PropertiesChanged` of the player interface from the player's unique name. New
+    /// metadata (a new track) may change whether it is spoken audio: its mode is set before the
+    /// status change in the same signal is acted on, so a podcast that starts playing activates
+    /// as spoken audio (and a mode change that had to wait is made now, `applyMode`).
     private func propertiesChanged(_ signal: Message, of name: String, token: UInt64) {
         guard let change = MPRISPlayerProperties(propertiesChanged: signal.body) else { return }
         let actions = modify(name, token) { $0.player.update(change) } ?? []
+        applyMode(name, token: token)
         perform(actions, for: name, token: token)
     }
 

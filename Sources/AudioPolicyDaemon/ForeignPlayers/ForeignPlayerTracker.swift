@@ -44,6 +44,10 @@ public final class ForeignPlayerTracker: Sendable {
     let numberSession: SessionNumbering
     let journal: ChangeJournal?
     let state = Mutex(State())
+    /// Held while a player's mode is decided and set (`applyMode`), so that a decision made later
+    /// (new rules on another thread, a new track on the I/O thread) is also the one set last.
+    /// Never taken inside `state`, nor by anything the engine calls back.
+    let applyingMode = Mutex(())
 
     /// How long a player gets to answer any call.
     static let callTimeout: Duration = .seconds(5)
@@ -57,6 +61,10 @@ public final class ForeignPlayerTracker: Sendable {
         var number: UInt64 = 0
         var events: EventSubscription?
         var signals: SignalSubscription?
+        /// The mode its session is in (`PlayerMode`): spoken audio or plain playback.
+        var mode = PlayerMode.plain
+        /// A mode waiting for the player to start playing again (`applyMode`), once logged.
+        var deferredMode: PlayerMode?
     }
 
     struct State {
@@ -73,6 +81,8 @@ public final class ForeignPlayerTracker: Sendable {
         /// Ducks the streams of players whose `Volume` cannot (`follow(streams:)`); weak: the
         /// daemon owns it.
         weak var streams: StreamPolicy?
+        /// The user's `player` rules (`setRules`).
+        var rules = AppRules()
     }
 
     /// A tracker of the players on `connection` (the session bus), as sessions of `system`.
@@ -113,7 +123,8 @@ public final class ForeignPlayerTracker: Sendable {
                 let player = tracked.player
                 return PolicyStatus.Player(busName: player.busName, owner: player.owner, status: player.statusText,
                                            session: tracked.number, pausedByPolicy: player.pausedByPolicy,
-                                           ducked: player.duck != nil)
+                                           ducked: player.duck != nil, mode: tracked.mode.sessionMode.rawValue,
+                                           modeReason: tracked.mode.reason)
             }
         }.sorted { $0.busName < $1.busName }
     }

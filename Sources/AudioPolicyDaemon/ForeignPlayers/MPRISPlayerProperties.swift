@@ -10,12 +10,18 @@ struct MPRISPlayerProperties: Sendable, Hashable {
     var canPause: Bool?
     var canPlay: Bool?
     var volume: Double?
+    /// The current track's `xesam:genre` (`Metadata`): empty when the metadata has none, nil
+    /// while no metadata was read. Whether the player is spoken audio hangs on it
+    /// (`SpokenAudioMetadata`).
+    var genres: [String]?
 
-    init(playbackStatus: String? = nil, canPause: Bool? = nil, canPlay: Bool? = nil, volume: Double? = nil) {
+    init(playbackStatus: String? = nil, canPause: Bool? = nil, canPlay: Bool? = nil, volume: Double? = nil,
+         genres: [String]? = nil) {
         self.playbackStatus = playbackStatus
         self.canPause = canPause
         self.canPlay = canPlay
         self.volume = volume
+        self.genres = genres
     }
 
     /// The properties in an `a{sv}` (GetAll's reply, PropertiesChanged's second argument). Values
@@ -29,6 +35,7 @@ struct MPRISPlayerProperties: Sendable, Hashable {
             case ("CanPause", .boolean(let flag)): canPause = flag
             case ("CanPlay", .boolean(let flag)): canPlay = flag
             case ("Volume", .double(let level)): volume = Self.saneVolume(level)
+            case ("Metadata", .dictionary(.string, .variant, _)): genres = Self.genres(inMetadata: inner)
             default: continue
             }
         }
@@ -59,5 +66,27 @@ struct MPRISPlayerProperties: Sendable, Hashable {
         if let flag = change.canPause { canPause = flag }
         if let flag = change.canPlay { canPlay = flag }
         if let volume = change.volume { self.volume = volume }
+        if let genres = change.genres { self.genres = genres }
+    }
+
+    /// At most this many genres of a track are kept, each cut to `genreLengthLimit` characters:
+    /// a genre is a word or two, and the player is not ours to trust.
+    static let genreLimit = 16
+    static let genreLengthLimit = 100
+
+    /// `xesam:genre` of a `Metadata` value (`a{sv}`). The spec says `as`; mpv-mpris 0.7.1 and
+    /// DeaDBeeF send one `s`, so both are read. Metadata without a genre has none (`[]`).
+    static func genres(inMetadata metadata: DBusValue) -> [String] {
+        guard case .dictionary(.string, .variant, let entries) = metadata,
+              let entry = entries.first(where: { $0.key == .string("xesam:genre") }),
+              case .variant(let value) = entry.value else { return [] }
+        let found: [String]
+        switch value {
+        case .string(let genre): found = [genre]
+        case .array(.string, let elements):
+            found = elements.prefix(genreLimit).compactMap { if case .string(let genre) = $0 { genre } else { nil } }
+        default: found = []
+        }
+        return found.map { String($0.prefix(genreLengthLimit)) }
     }
 }

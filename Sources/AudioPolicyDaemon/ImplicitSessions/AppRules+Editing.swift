@@ -93,7 +93,7 @@ extension AppRules {
         switch parse(line, line: 1) {
         case .rule(let rule) where rule.match == match: return rule
         case .problem(let reason): throw EditError(reason)
-        case .rule, .blank: throw EditError("\(Excerpt.quoted(match.text)) cannot be written as a rule")
+        case .rule, .blank, .playerRule: throw EditError("\(Excerpt.quoted(match.text)) cannot be written as a rule")
         }
     }
 }

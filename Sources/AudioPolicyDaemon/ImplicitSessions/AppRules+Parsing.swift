@@ -9,6 +9,8 @@ extension AppRules {
         /// Why the line is skipped.
         case problem(String)
         case rule(Rule)
+        /// `player NAME = …` (AppRules+Players.swift).
+        case playerRule(PlayerRule)
     }
 
     /// One token of a line: a bare word, a quoted name, or `=`.
@@ -33,8 +35,9 @@ extension AppRules {
         case .failure(let problem): return .problem(problem.reason)
         }
         if tokens.isEmpty { return .blank }
+        if tokens.first == .word("player") { return parsePlayerRule(tokens.dropFirst(), line: line) }
         guard let equals = tokens.firstIndex(of: .equals) else {
-            return .problem("expected 'app NAME = ACTION', 'binary NAME = ACTION' or 'flatpak ID = ACTION'")
+            return .problem("expected 'app NAME = ACTION', 'binary NAME = ACTION', 'flatpak ID = ACTION' or 'player NAME = spokenAudio'")
         }
         let match: Rule.Match
         switch parseMatch(tokens[..<equals]) {
@@ -54,7 +57,7 @@ extension AppRules {
     }
 
     private static func parseMatch(_ tokens: ArraySlice<Token>) -> Result<Rule.Match, LineProblem> {
-        let matchWords = "app, binary or flatpak"
+        let matchWords = "app, binary, flatpak or player"
         guard let first = tokens.first else { return .failure(LineProblem("nothing before '='; expected \(matchWords)")) }
         guard case .word(let kind) = first, ["app", "binary", "flatpak"].contains(kind) else {
             return .failure(LineProblem("\(Excerpt.quoted(first.text)): expected \(matchWords)"))

@@ -13,6 +13,7 @@ import SystemContext
 ///     flatpak org.signal.Signal = call       # the Flatpak app id, exactly
 ///     app Twinkle = playAndRecord voiceChat  # a category, then a mode and options, any order
 ///     app "Kids Game" = soloAmbient
+///     player mpv = spokenAudio               # an MPRIS player (AppRules+Players.swift)
 ///
 /// A name is one word (no spaces, `"`, `=` or `#`) or is quoted (`"…"`, no `"` inside). An
 /// ACTION is a class — `call`, `prompt`, `screenReader`, `systemSound` (or `alert`), `game`,
@@ -21,7 +22,9 @@ import SystemContext
 /// app's own configuration is (G-CAT-OPTIONS: an option that does not fit is an error).
 ///
 /// The **first** matching rule wins, whatever kind of match it is: put narrow rules first. A rule
-/// that can never apply (the same match given again) is reported.
+/// that can never apply (the same match given again) is reported. `player` rules are a list of
+/// their own (`playerRules`): they only say whether an MPRIS player is spoken audio, and never
+/// classify a stream. Both kinds count towards `ruleLimit`.
 ///
 /// Reading never fails as a whole: a bad line is reported as `PATH:LINE: reason` and skipped, the
 /// rest still applies. A line longer than `lineLengthLimit` bytes is refused, and at most
@@ -87,6 +90,8 @@ public struct AppRules: Sendable, Hashable {
     public var path: String
     /// The rules, in file order.
     public var rules: [Rule]
+    /// The `player` rules, in file order: they apply to MPRIS players, never to streams.
+    public var playerRules: [PlayerRule] = []
     /// Lines that could not be used, as `PATH:LINE: reason` (`PATH: reason` for the file), in
     /// file order.
     public var problems: [String]
@@ -112,7 +117,7 @@ public struct AppRules: Sendable, Hashable {
             }
             let outcome = Self.parse(String(decoding: raw, as: UTF8.self), line: lineNumber)
             if case .blank = outcome { continue }
-            if rules.count == Self.ruleLimit {
+            if rules.count + playerRules.count == Self.ruleLimit {
                 problems.append("\(path):\(lineNumber): more than \(Self.ruleLimit) rules; this line and the rest are ignored")
                 return
             }
@@ -120,6 +125,7 @@ public struct AppRules: Sendable, Hashable {
             case .blank: continue
             case .problem(let reason): problems.append("\(path):\(lineNumber): \(reason)")
             case .rule(let rule): add(rule)
+            case .playerRule(let rule): add(rule)
             }
         }
     }
@@ -155,5 +161,13 @@ public struct AppRules: Sendable, Hashable {
             return
         }
         rules.append(rule)
+    }
+
+    private mutating func add(_ rule: PlayerRule) {
+        if let earlier = playerRules.first(where: { $0.name.lowercased() == rule.name.lowercased() }) {
+            problems.append("\(path):\(rule.line): player \"\(Excerpt.shown(rule.name, limit: 60))\" never applies: line \(earlier.line) matches it first")
+            return
+        }
+        playerRules.append(rule)
     }
 }
