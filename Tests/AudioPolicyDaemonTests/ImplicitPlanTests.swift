@@ -1,0 +1,133 @@
+@testable import AudioPolicyDaemon
+import AudioServer
+import SessionCore
+import XCTest
+
+/// The plan of implicit sessions, without a server: one session per app, the class of its
+/// strongest stream, activity while it sounds, calls begun by capture streams, the corked grace
+/// period and the browser input's minimum time, covered and server-own streams left out.
+final class ImplicitPlanTests: XCTestCase {
+    private let timing = CallTiming(corkedGrace: .seconds(5), heuristicMinimum: .seconds(3))
+    private let start = ContinuousClock.now
+
+    private func stream(_ direction: StreamDirection, _ index: UInt32, name: String, pid: Int32? = 100,
+                        binary: String? = "app", role: String? = nil, corked: Bool = false,
+                        flatpak: String? = nil) -> AudioStream {
+        AudioStream(id: StreamID(direction, index), applicationName: name, binary: binary, processID: pid,
+                    flatpakID: flatpak, role: role, isCorked: corked)
+    }
+
+    private func plan(_ streams: [AudioStream], at offset: Duration = .zero, clocks: inout ImplicitPlan.CallClocks,
+                      rules: String = "", covered: Set<StreamID> = []) -> ImplicitPlan {
+        let inventory = AudioInventory(server: ServerIdentity(name: "test", version: "1", cookie: 1),
+                                       streams: Dictionary(uniqueKeysWithValues: streams.map { ($0.id, $0) }))
+        return ImplicitPlan(inventory: inventory, classifier: StreamClassifier(rules: AppRules(parsing: rules, path: "/apps")),
+                            timing: timing, clocks: &clocks, now: start + offset) { covered.contains($0.id) }
+    }
+
+    private func plan(_ streams: [AudioStream], rules: String = "", covered: Set<StreamID> = []) -> ImplicitPlan {
+        var clocks = ImplicitPlan.CallClocks()
+        return plan(streams, clocks: &clocks, rules: rules, covered: covered)
+    }
+
+    func testOneSessionPerProcessActiveWhileItPlays() throws {
+        let planned = plan([stream(.playback, 1, name: "tabs", pid: 10), stream(.playback, 2, name: "tabs", pid: 10, corked: true),
+                            stream(.playback, 3, name: "other", pid: 11, corked: true)])
+        XCTAssertEqual(planned.apps.count, 2)
+        let tabs = try XCTUnwrap(planned.apps.values.first { $0.face.processID == 10 })
+        XCTAssertEqual(tabs.playback, [StreamID(.playback, 1), StreamID(.playback, 2)])
+        XCTAssertTrue(tabs.hasSession)
+        XCTAssertTrue(tabs.wantsActive, "one of its streams plays")
+        XCTAssertEqual(tabs.streamClass.appClass, .mixing)
+        let other = try XCTUnwrap(planned.apps.values.first { $0.face.processID == 11 })
+        XCTAssertFalse(other.wantsActive, "all its streams are corked (G-ACTIVATE-MINIMAL)")
+    }
+
+    func testAFlatpakAppIsOneAppAcrossItsProcesses() {
+        let planned = plan([stream(.playback, 1, name: "a", pid: 10, flatpak: "org.example.App"),
+                            stream(.capture, 2, name: "a", pid: 12, flatpak: "org.example.App")])
+        XCTAssertEqual(planned.apps.count, 1)
+    }
+
+    func testServerOwnAndCoveredStreamsAreNoApps() {
+        let planned = plan([stream(.playback, 1, name: "Loopback", pid: nil, binary: nil),
+                            stream(.playback, 2, name: "mpv", pid: 20),
+                            stream(.capture, 3, name: "ZOOM VoiceEngine", pid: 30)],
+                           covered: [StreamID(.playback, 2)])
+        XCTAssertEqual(planned.apps.count, 1)
+        XCTAssertEqual(planned.apps.values.first?.face.applicationName, "ZOOM VoiceEngine")
+    }
+
+    func testACallAppsCaptureBeginsTheCallItsPlaybackAloneDoesNot() throws {
+        let alone = try XCTUnwrap(plan([stream(.playback, 1, name: "ZOOM VoiceEngine")]).apps.values.first)
+        XCTAssertTrue(alone.hasSession)
+        XCTAssertFalse(alone.wantsActive, "ringing or between calls: no call")
+        let call = try XCTUnwrap(plan([stream(.playback, 1, name: "ZOOM VoiceEngine"),
+                                       stream(.capture, 2, name: "ZOOM VoiceEngine")]).apps.values.first)
+        XCTAssertTrue(call.wantsActive)
+        XCTAssertEqual(call.streamClass.configuration?.traits.isCall, true)
+        let phone = try XCTUnwrap(plan([stream(.capture, 2, name: "softphone", role: "phone")]).apps.values.first)
+        XCTAssertTrue(phone.wantsActive, "a capture-only call app is a call too")
+    }
+
+    func testACorkedCallCaptureKeepsTheCallForTheGracePeriod() throws {
+        var clocks = ImplicitPlan.CallClocks()
+        let corked = [stream(.capture, 2, name: "ZOOM VoiceEngine", corked: true)]
+        let first = plan(corked, at: .seconds(10), clocks: &clocks)
+        XCTAssertEqual(first.apps.values.first?.wantsActive, true, "muting yourself is no hanging up")
+        XCTAssertEqual(first.wakeAt, start + .seconds(15), "decide again when the grace ends")
+        let later = plan(corked, at: .seconds(14), clocks: &clocks)
+        XCTAssertEqual(later.apps.values.first?.wantsActive, true)
+        let over = plan(corked, at: .seconds(15), clocks: &clocks)
+        XCTAssertEqual(over.apps.values.first?.wantsActive, false, "corked past the grace: the call ended")
+        XCTAssertNil(over.wakeAt)
+        // Recording again starts a fresh grace next time.
+        _ = plan([stream(.capture, 2, name: "ZOOM VoiceEngine")], at: .seconds(16), clocks: &clocks)
+        let again = plan(corked, at: .seconds(17), clocks: &clocks)
+        XCTAssertEqual(again.apps.values.first?.wantsActive, true)
+    }
+
+    func testABrowserInputIsACallOnlyHeldWithPlaybackForTheMinimumTime() throws {
+        var clocks = ImplicitPlan.CallClocks()
+        let input = stream(.capture, 2, name: "Chromium input", pid: 40, binary: "chrome")
+        // Without playback of its process: never a call, nothing to wait for.
+        let lonely = plan([input], clocks: &clocks)
+        XCTAssertEqual(lonely.apps.values.first?.wantsActive, false)
+        XCTAssertNil(lonely.wakeAt)
+        // With playback of the same binary (another process of the browser): a candidate.
+        let playback = stream(.playback, 1, name: "Chromium", pid: 41, binary: "chrome")
+        let candidate = plan([playback, input], at: .seconds(1), clocks: &clocks)
+        let app = try XCTUnwrap(candidate.apps.values.first { $0.face.processID == 40 })
+        XCTAssertFalse(app.wantsActive)
+        XCTAssertEqual(candidate.wakeAt, start + .seconds(4))
+        XCTAssertEqual(app.waiting, "heuristic call: held 0.0 s of 3.0 s with playback")
+        let voiceSearch = plan([playback, input], at: .seconds(3), clocks: &clocks)
+        XCTAssertEqual(voiceSearch.apps.values.first { $0.face.processID == 40 }?.wantsActive, false)
+        let call = plan([playback, input], at: .seconds(4), clocks: &clocks)
+        let held = try XCTUnwrap(call.apps.values.first { $0.face.processID == 40 })
+        XCTAssertTrue(held.wantsActive, "held three seconds: a call")
+        XCTAssertEqual(held.streamClass.configuration?.traits.isCall, true)
+        // The playback stops: the clock starts again from nothing.
+        _ = plan([input], at: .seconds(5), clocks: &clocks)
+        let restarted = plan([playback, input], at: .seconds(6), clocks: &clocks)
+        XCTAssertEqual(restarted.apps.values.first { $0.face.processID == 40 }?.wantsActive, false)
+        XCTAssertEqual(restarted.wakeAt, start + .seconds(9))
+    }
+
+    func testTheStrongestPlaybackClassIsTheAppsAndRulesAndIgnoreApply() throws {
+        let mixed = try XCTUnwrap(plan([stream(.playback, 1, name: "app", role: "event"),
+                                        stream(.playback, 2, name: "app", role: "navigation")]).apps.values.first)
+        XCTAssertEqual(mixed.streamClass.appClass, .prompt)
+        let ruled = plan([stream(.playback, 1, name: "radio", role: "phone"), stream(.capture, 2, name: "radio", role: "phone")],
+                         rules: "app radio = ignore\n")
+        XCTAssertTrue(ruled.apps.isEmpty)
+        XCTAssertEqual(ruled.ignored.count, 1)
+        let game = try XCTUnwrap(plan([stream(.playback, 1, name: "quake", role: "game")], rules: "app quake = soloAmbient\n").apps.values.first)
+        XCTAssertEqual(game.streamClass.configuration, SessionConfiguration(.soloAmbient))
+    }
+
+    func testARecorderThatIsNoCallHasNoSession() throws {
+        let recorder = try XCTUnwrap(plan([stream(.capture, 1, name: "audacity")]).apps.values.first)
+        XCTAssertFalse(recorder.hasSession)
+    }
+}
