@@ -44,6 +44,9 @@ final class ImplicitCallTests: ImplicitSessionTestCase {
         XCTAssertEqual(status.app("jukebox")?.state.contains("interrupted (muted)"), true, "\(status)")
         let own = try await waitForApp(app)
         XCTAssertFalse(own.muted, "the call's own playback is never muted")
+        let text = try await mprisd(["status"])
+        let row = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.hasPrefix("  \(app) ") }, text.stdout)
+        XCTAssertTrue(row.contains(" call ") && row.contains(reason) && row.hasSuffix("active"), String(row))
 
         capture.stop()
         callPlayback.stop()

@@ -36,6 +36,14 @@ extension PolicyStatus {
         lines += section("Players", columns: ["BUS NAME", "STATUS", "FLAGS"],
                          rows: players.map(\.row), colour: colour)
         lines += audioServerSections(colour: colour)
+        if let apps {
+            // The implicit sessions of the apps playing or recording now (`mprisd apps` also
+            // lists those gone, and the rules).
+            var now = self
+            now.apps = apps.filter(\.present)
+            lines.append("")
+            lines += now.appsSection(colour: colour)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
