@@ -110,8 +110,11 @@ final class ImplicitCallTests: ImplicitSessionTestCase {
         try await waitForSinkInput("unmuted after the last call") { $0.index == music.index && !$0.muted }
     }
 
-    func testTheDaemonKilledDuringACallLeavesNothingMutedOrPausedOnPulseAudio() async throws {
-        try await startPulse(.pulseAudio)
+    func testTheDaemonKilledDuringACallLeavesNothingMutedOrPausedOnPulseAudio() async throws { try await killedDuringACall(.pulseAudio) }
+    func testTheDaemonKilledDuringACallLeavesNothingMutedOrPausedOnPipeWire() async throws { try await killedDuringACall(.pipeWire) }
+
+    private func killedDuringACall(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         let first = try await startStreamDaemon()
         let mpv = try await startMPV()
         let (_, music) = try await startUnknownMusic()
@@ -126,5 +129,18 @@ final class ImplicitCallTests: ImplicitSessionTestCase {
         try await waitForStatus("mpv resumed: the call that paused it is over", timeout: .seconds(10)) {
             $0.player(mpv.busName)?.status == "Playing"
         }
+    }
+
+    func testWithKeepPausedAfterCallsThePlayerStaysPausedAndTheMusicIsUnmutedOnPulseAudio() async throws {
+        try await startPulse(.pulseAudio)
+        try await startDaemon(["--keep-paused-after-calls"], environment: serverVariables)
+        await waitForDaemonLog("connected to the audio server", timeout: .seconds(10))
+        let mpv = try await startMPV()
+        let (_, music) = try await startUnknownMusic()
+        let capture = try startRecording("ZOOM VoiceEngine")
+        try await waitForStatus("mpv paused by the call") { $0.player(mpv.busName)?.status == "Paused" }
+        capture.stop()
+        try await waitForSinkInput("the music unmuted all the same") { $0.index == music.index && !$0.muted }
+        try await assertStays(mpv, "Paused", for: .seconds(1))
     }
 }

@@ -78,8 +78,11 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
         try await assertKeeps(next.index, "it stays audible") { !$0.muted }
     }
 
-    func testAScreenReaderIsNeverMutedByACallAndDucksTheMusicOnPulseAudio() async throws {
-        try await startPulse(.pulseAudio)
+    func testAScreenReaderIsNeverMutedByACallAndDucksTheMusicOnPulseAudio() async throws { try await screenReader(.pulseAudio) }
+    func testAScreenReaderIsNeverMutedByACallAndDucksTheMusicOnPipeWire() async throws { try await screenReader(.pipeWire) }
+
+    private func screenReader(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let (_, music) = try await startUnknownMusic()
         let reader = try startApp("orca", role: "a11y")
@@ -95,9 +98,12 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
         reader.stop()
     }
 
-    func testARuleInTheAppsFileWinsOverTheRoleOnPulseAudio() async throws {
+    func testARuleInTheAppsFileWinsOverTheRoleOnPulseAudio() async throws { try await ruleWins(.pulseAudio) }
+    func testARuleInTheAppsFileWinsOverTheRoleOnPipeWire() async throws { try await ruleWins(.pipeWire) }
+
+    private func ruleWins(_ kind: AudioServerKind) async throws {
         try writeApps("# the radio tags itself phone, but it is no call\napp radio = ignore\nnot a rule\n")
-        try await startPulse(.pulseAudio)
+        try await startPulse(kind)
         try await startStreamDaemon()
         await waitForDaemonLog("mprisd/apps:3:", "expected")
         let (_, music) = try await startUnknownMusic()
@@ -110,8 +116,11 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
         // The same pair without the rule is a call (ImplicitCallTests).
     }
 
-    func testTheStreamOfARunsChildIsTheRunsSessionNotAnImplicitOneOnPulseAudio() async throws {
-        try await startPulse(.pulseAudio)
+    func testTheStreamOfARunsChildIsTheRunsSessionNotAnImplicitOneOnPulseAudio() async throws { try await runsChild(.pulseAudio) }
+    func testTheStreamOfARunsChildIsTheRunsSessionNotAnImplicitOneOnPipeWire() async throws { try await runsChild(.pipeWire) }
+
+    private func runsChild(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
         try await startStreamDaemon()
         let file = try track("run-call.wav", seconds: 30)
         _ = try run(["--category", "playAndRecord", "--mode", "voiceChat", "--name", "softcall", "--",
