@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import XCTest
 
@@ -76,6 +77,26 @@ final class ImplicitPromptTests: ImplicitSessionTestCase {
             $0.index != ding.index && !$0.muted
         }
         try await assertKeeps(next.index, "it stays audible") { !$0.muted }
+    }
+
+    func testNotificationSoundsAreMutedWhileTheScreenIsLockedOnPulseAudio() async throws {
+        let logind = try await FakeLogind.start(on: try useSystemBus())
+        let uid = UInt32(getuid())
+        let session = try await logind.addSession("c7", uid: uid)
+        try await logind.setDisplay(uid: uid, session: "c7", path: session)
+        try await startPulse(.pulseAudio)
+        try await startStreamDaemon()
+        let (_, music) = try await startUnknownMusic()
+        try await logind.setLocked(true, session: session)
+        try await waitForStatus("locked") { $0.locked }
+        try startApp("notifier", role: "event")
+        let ding = try await waitForApp("notifier", "a notification starting while locked is muted") { $0.muted }
+        try await waitForStatus("shown as silenced by the lock") {
+            $0.app("notifier")?.state.contains("silenced by the screen lock") == true
+        }
+        try await assertKeeps(music.index, "the music is not", for: .milliseconds(300)) { !$0.muted }
+        try await logind.setLocked(false, session: session)
+        try await waitForSinkInput("heard once unlocked") { $0.index == ding.index && !$0.muted }
     }
 
     func testAScreenReaderIsNeverMutedByACallAndDucksTheMusicOnPulseAudio() async throws { try await screenReader(.pulseAudio) }

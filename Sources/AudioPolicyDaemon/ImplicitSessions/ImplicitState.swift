@@ -68,6 +68,10 @@ struct ImplicitState: Sendable {
     /// The timer that decides again when a grace period or a minimum time runs out.
     var wake: LoopTimer?
     var wakeAt: ContinuousClock.Instant?
+    /// The engine's conditions (silent mode, lock), followed while enabled.
+    var conditions: EventSubscription?
+    var isSilentMode = false
+    var isLocked = false
 
     static let goneLimit = 32
 }

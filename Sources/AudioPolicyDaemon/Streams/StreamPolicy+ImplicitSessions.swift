@@ -16,9 +16,19 @@ extension StreamPolicy {
     /// From now on, streams not covered by a session of our API or an MPRIS player become
     /// implicit sessions of `setup.system`.
     public func enableImplicitSessions(_ setup: ImplicitSessionSetup) {
+        // Silent mode and the lock mute the apps' ambient sessions; a change also retries the
+        // activations the lock refused.
+        let conditions = setup.system.onConditionsChange { [weak self] conditions in
+            self?.thread.enqueue { [weak self] in self?.conditionsChanged(conditions) }
+        }
+        let now = setup.system.conditions
         thread.enqueue { [weak self] in
-            guard let self else { return }
+            guard let self else { return conditions.cancel() }
             self.state.withLock { state in
+                state.implicit.conditions?.cancel()
+                state.implicit.conditions = conditions
+                state.implicit.isSilentMode = now.isSilentMode
+                state.implicit.isLocked = now.isLocked
                 var setup = setup
                 // Rules reloaded while this was on its way are newer than the setup's.
                 if let newer = state.implicit.reloadedRules { setup.rules = newer }
@@ -41,6 +51,22 @@ extension StreamPolicy {
             }
             self.decideAll()
         }
+    }
+
+    /// Silent mode or the lock changed (on the policy's thread).
+    private func conditionsChanged(_ conditions: SystemConditions) {
+        let changed = state.withLock { state -> Bool in
+            guard state.implicit.isSilentMode != conditions.isSilentMode || state.implicit.isLocked != conditions.isLocked
+            else { return false }
+            state.implicit.isSilentMode = conditions.isSilentMode
+            state.implicit.isLocked = conditions.isLocked
+            for number in state.implicit.sessions.values.map(\.number) {
+                state.sessions[number]?.isSilentMode = conditions.isSilentMode
+                state.sessions[number]?.isLocked = conditions.isLocked
+            }
+            return true
+        }
+        if changed { decideAll() }
     }
 
     /// The apps seen, present first (any thread).
@@ -178,7 +204,6 @@ extension StreamPolicy {
     private func record(_ plan: ImplicitPlan, sessions: [AppKey: ImplicitSession], known: [AppKey: ImplicitSession],
                         made: [UInt64: EventSubscription], held: [UInt64: Bool], setup: ImplicitSessionSetup,
                         now: ContinuousClock.Instant) -> [StreamAction] {
-        let silent = setup.system.conditions.isSilentMode
         let flags = sessions.mapValues { implicit in
             (ducked: implicit.session.isDucked, interrupted: implicit.session.isInterrupted)
         }
@@ -198,7 +223,7 @@ extension StreamPolicy {
                 var managed = state.sessions[implicit.number] ?? Managed(
                     number: implicit.number, label: implicit.label, owner: "", pid: nil,
                     mutesOnInterruption: false, isDucked: flags[key]?.ducked ?? false,
-                    isInterrupted: flags[key]?.interrupted ?? false, isSilentMode: silent)
+                    isInterrupted: flags[key]?.interrupted ?? false)
                 if let events = made[implicit.number] { managed.events = events }
                 managed.label = implicit.label
                 managed.streams = .implicit(key, playback)
@@ -208,6 +233,8 @@ extension StreamPolicy {
                 managed.mutesOnInterruption = !protected && !traits.isCall
                 managed.isSilenceable = !protected && implicit.configuration.category.isSilencedBySilentModeAndLock
                 if let isHeld = held[implicit.number] { managed.isHeld = isHeld }
+                managed.isSilentMode = state.implicit.isSilentMode
+                managed.isLocked = state.implicit.isLocked
                 state.sessions[implicit.number] = managed
             }
             state.implicit.sessions = sessions
@@ -257,15 +284,17 @@ extension StreamPolicy {
 
     /// Ends every implicit session (the policy stops): their others are notified as usual.
     func endImplicitSessions() {
-        let (sessions, setup, timer) = state.withLock { state in
+        let (sessions, setup, timer, conditions) = state.withLock { state in
             defer {
                 state.implicit.sessions = [:]
                 state.implicit.wake = nil
                 state.implicit.wakeAt = nil
+                state.implicit.conditions = nil
             }
-            return (state.implicit.sessions, state.implicit.setup, state.implicit.wake)
+            return (state.implicit.sessions, state.implicit.setup, state.implicit.wake, state.implicit.conditions)
         }
         timer?.cancel()
+        conditions?.cancel()
         guard let setup else { return }
         for implicit in sessions.values {
             _ = deactivate(implicit, setup: setup, reason: "the daemon stops")
@@ -323,6 +352,7 @@ extension StreamPolicy {
             else if managed.isInterrupted { parts.append(managed.mutesOnInterruption ? "interrupted (muted)" : "interrupted") }
             else if isActive { parts.append("active") }
             if managed.isSilenceable && managed.isSilentMode { parts.append("silenced by silent mode") }
+            if managed.isSilenceable && managed.isLocked { parts.append("silenced by the screen lock") }
             if managed.isDucked && managed.ducksStreams { parts.append("ducked") }
         }
         if parts.isEmpty { parts.append(isActive ? "active" : "inactive") }

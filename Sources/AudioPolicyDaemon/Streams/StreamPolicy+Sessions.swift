@@ -82,7 +82,6 @@ extension StreamPolicy {
             case .interruption(.began): managed.isInterrupted = true
             case .interruption(.ended): managed.isInterrupted = false
             case .delayedActivation: managed.isHeld = false  // granted, or refused: no longer waiting
-            case .silentModeChanged(let silent): managed.isSilentMode = silent
             default: return false
             }
             state.sessions[number] = managed

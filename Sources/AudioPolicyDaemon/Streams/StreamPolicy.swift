@@ -78,14 +78,18 @@ public final class StreamPolicy: Sendable {
         /// Its activation waits for a call to end (`allowDelayedActivation`): its streams are
         /// muted meanwhile (G-CALLS).
         var isHeld = false
-        /// Silent mode silences it (ambient, soloAmbient: G-SILENT).
+        /// Silent mode and the screen lock silence it (an app's ambient or soloAmbient implicit
+        /// session, G-SILENT, G-UI-SOUNDS): its streams are muted while either is on — also when
+        /// the lock refused its activation, so a notification sound that starts while locked is
+        /// not heard either.
         var isSilenceable = false
         var isSilentMode = false
+        var isLocked = false
         var events: EventSubscription?
 
         /// Its streams are muted now: interrupted (if it mutes then), held for a call, silenced.
         var wantsMute: Bool {
-            (isInterrupted && mutesOnInterruption) || isHeld || (isSilenceable && isSilentMode)
+            (isInterrupted && mutesOnInterruption) || isHeld || (isSilenceable && (isSilentMode || isLocked))
         }
     }
 
