@@ -130,4 +130,20 @@ final class ImplicitPlanTests: XCTestCase {
         let recorder = try XCTUnwrap(plan([stream(.capture, 1, name: "audacity")]).apps.values.first)
         XCTAssertFalse(recorder.hasSession)
     }
+
+    func testNewNonMixingPlaybackWaitsForAPlayersClaimMixingAndCallsDoNot() throws {
+        var clocks = ImplicitPlan.CallClocks()
+        let music = stream(.playback, 1, name: "radio", pid: 50, role: "music")
+        let first = plan([music], clocks: &clocks)
+        XCTAssertEqual(first.apps.values.first?.wantsActive, false, "half a second for an MPRIS player to claim it")
+        XCTAssertEqual(first.wakeAt, start + .milliseconds(500))
+        let later = plan([music], at: .milliseconds(500), clocks: &clocks)
+        XCTAssertEqual(later.apps.values.first?.wantsActive, true)
+        XCTAssertNil(later.wakeAt)
+        var other = ImplicitPlan.CallClocks()
+        XCTAssertEqual(plan([stream(.playback, 1, name: "jukebox", pid: 51)], clocks: &other).apps.values.first?.wantsActive, true,
+                       "mixing playback acts at once")
+        XCTAssertEqual(plan([stream(.capture, 2, name: "ZOOM VoiceEngine", pid: 52)], clocks: &other).apps.values.first?.wantsActive,
+                       true, "a call acts at once")
+    }
 }

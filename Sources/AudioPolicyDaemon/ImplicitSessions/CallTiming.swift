@@ -1,4 +1,4 @@
-/// The two times that keep calls from any app honest (G-CALLS; issue 15, "Calls from any app").
+/// The times that keep implicit sessions honest (G-CALLS; issue 15, "Calls from any app").
 public struct CallTiming: Sendable, Hashable {
     /// How long a call app's capture stream may stay corked before its call ends: some apps
     /// cork their capture stream between calls, or while the user mutes themselves, instead of
@@ -12,10 +12,20 @@ public struct CallTiming: Sendable, Hashable {
     /// effect on the music by three seconds, once, at its start.
     public var heuristicMinimum: Duration
 
+    /// How long a new app's *non-mixing* playback waits before its session activates: an MPRIS
+    /// player's streams are its own (never an implicit session), but the daemon learns which
+    /// process a player is only one bus round trip after it sees the player — and a player and
+    /// its first stream often appear together (a daemon starting beside a playing browser). Half
+    /// a second lets that claim land first, so a player is never paused by its own stream; music
+    /// without MPRIS takes over half a second late. Calls, prompts and everything that mixes act
+    /// at once.
+    public var playerClaimWait: Duration
+
     public static let standard = CallTiming(corkedGrace: .seconds(5), heuristicMinimum: .seconds(3))
 
-    public init(corkedGrace: Duration, heuristicMinimum: Duration) {
+    public init(corkedGrace: Duration, heuristicMinimum: Duration, playerClaimWait: Duration = .milliseconds(500)) {
         self.corkedGrace = corkedGrace
         self.heuristicMinimum = heuristicMinimum
+        self.playerClaimWait = playerClaimWait
     }
 }

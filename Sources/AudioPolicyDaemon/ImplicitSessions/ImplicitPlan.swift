@@ -44,6 +44,8 @@ public struct ImplicitPlan: Sendable {
         var corkedSince: [StreamID: ContinuousClock.Instant] = [:]
         /// Since when each browser input has been held together with playback of its process.
         var heldSince: [StreamID: ContinuousClock.Instant] = [:]
+        /// When each stream was first planned (`CallTiming.playerClaimWait`).
+        var firstSeen: [StreamID: ContinuousClock.Instant] = [:]
 
         public init() {}
     }
@@ -72,6 +74,9 @@ public struct ImplicitPlan: Sendable {
             groups[AppKey(stream), default: []].append((stream, found))
         }
         var seenCaptures: Set<StreamID> = []
+        var seen: [StreamID: ContinuousClock.Instant] = [:]
+        for stream in inventory.streams.values { seen[stream.id] = clocks.firstSeen[stream.id] ?? now }
+        clocks.firstSeen = seen
         for (key, members) in groups {
             var call: StreamClass?
             var waiting: String?
@@ -100,6 +105,15 @@ public struct ImplicitPlan: Sendable {
                 app.hasSession = true
                 // A call app's playback alone (Zoom ringing, or between calls) begins nothing.
                 app.wantsActive = playing && !(best.configuration?.traits.isCall ?? false)
+                // Non-mixing playback waits for an MPRIS player's claim (`playerClaimWait`).
+                if app.wantsActive, best.configuration?.traits.isMixable == false {
+                    let first = playback.compactMap { seen[$0.0.id] }.min() ?? now
+                    let due = first + timing.playerClaimWait
+                    if now < due {
+                        app.wantsActive = false
+                        wakeAt = min(wakeAt ?? due, due)
+                    }
+                }
             } else {
                 app.streamClass = members.first { $0.1.isCallCapture }?.1 ?? members[0].1
             }

@@ -139,7 +139,10 @@ extension StreamPolicy {
                         left.append(entry)
                         continue
                     }
-                    if Self.same(stream.volume, set), state.expected[stream.id]?.volume == nil {
+                    // A duck of ours in place now (its session is ducked) is not the server's
+                    // leftover: it is undone with its session, not here.
+                    if Self.same(stream.volume, set), state.expected[stream.id]?.volume == nil,
+                       state.applied[stream.id]?.duck == nil {
                         state.expected[stream.id, default: Expected()].volume = found
                         actions.append(.setVolume(stream.id, found,
                                                   reason: "it started with the ducked volume the server kept for '\(entry.key)'"))
@@ -150,7 +153,9 @@ extension StreamPolicy {
                         left.append(entry)
                         continue
                     }
-                    if stream.isMuted, state.expected[stream.id]?.muted == nil {
+                    // Likewise a mute of ours in place now (a call began as the stream did:
+                    // WirePlumber's restore of the key may come after our mute).
+                    if stream.isMuted, state.expected[stream.id]?.muted == nil, state.applied[stream.id]?.muted != true {
                         state.expected[stream.id, default: Expected()].muted = false
                         actions.append(.setMute(stream.id, false,
                                                 reason: "it started muted as the server kept '\(entry.key)' from mprisd's mute"))
