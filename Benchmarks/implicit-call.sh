@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# implicit-call.sh — calls from apps that know nothing of mprisd (issue 15): from a call app's
+# capture stream appearing on the server to the music muted and mpv paused, on each server.
+# Target: p99 < 50 ms (mpv's own reaction time counted separately).
+#
+#   Benchmarks/implicit-call.sh > result.md   # SERVERS="pulseaudio pipewire" ROUNDS=100 HEURISTIC_ROUNDS=5
+#                                             # KEEP_LOGS=DIR: the daemon's log and the rounds kept there
+#
+# Per server: a private bus, a fresh server with a null source as the microphone, a fresh daemon
+# (`mprisd`, release build), mpv (--ao=null, mpv-mpris) playing, and music without MPRIS
+# (`paplay --client-name=jukebox`, no role). Benchmarks/implicit-rounds.py runs the rounds: one
+# `bench-implicit-trigger` process opens and closes the call app's capture stream (a libpulse
+# client named "ZOOM VoiceEngine": the name table; or "softphone" with media.role=phone), and one
+# `bench-implicit-watch` (libpulse) timestamps its appearance on the server and the music's
+# change to muted (CLOCK_MONOTONIC); `dbus-monitor` timestamps the daemon's Pause call to mpv and
+# mpv's PropertiesChanged PlaybackStatus=Paused. After each round the capture closes and the
+# script waits for the music unmuted and mpv Playing (the call's end notifies the others).
+# The browser heuristic: "Chromium" playback, then "Chromium input" capture of the same process;
+# timed from the capture's appearance + 3 s (the minimum time) to the mute and the pause.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/audio-servers.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/implicit-setup.sh"
+SERVERS=${SERVERS:-"pulseaudio pipewire"}
+ROUNDS=${ROUNDS:-100}
+HEURISTIC_ROUNDS=${HEURISTIC_ROUNDS:-5}
+command -v mpv > /dev/null && [[ -f $MPV_MPRIS ]] || die "mpv and mpv-mpris are needed"
+
+build mprisd bench-implicit-watch bench-implicit-trigger
+make_quiet_tone "$work/tone.wav"
+versions=()
+for server in $SERVERS; do
+    setup_server "$server"
+    versions+=("$server_line")
+    start_mpv
+    rounds name call --mpv --rounds "$ROUNDS" --app "ZOOM VoiceEngine"
+    rounds role call --mpv --rounds "$ROUNDS" --app softphone --role phone
+    (( HEURISTIC_ROUNDS > 0 )) && rounds heuristic heuristic --mpv --rounds "$HEURISTIC_ROUNDS"
+    for what in "name:ZOOM VoiceEngine (name table)" "role:softphone, media.role=phone"; do
+        name=${what%%:*} label=${what#*:}
+        row "$server_line" "$label: capture → music muted" "$(summary_of "$name" capture-to-muted)"
+        row "$server_line" "$label: capture → daemon's Pause call to mpv" "$(summary_of "$name" capture-to-pause-call)"
+        row "$server_line" "$label: capture → mpv announces Paused" "$(summary_of "$name" capture-to-mpv-paused)"
+        row "$server_line" "$label: mpv's own reaction (Pause call → Paused announced)" "$(summary_of "$name" mpv-reaction)"
+    done
+    if (( HEURISTIC_ROUNDS > 0 )); then
+        row "$server_line" "Chromium input + playback: (capture + 3 s) → music muted" "$(summary_of heuristic held-to-muted)"
+        row "$server_line" "Chromium input + playback: (capture + 3 s) → mpv announces Paused" "$(summary_of heuristic held-to-mpv-paused)"
+    fi
+    teardown_server
+done
+
+echo "### Call app's capture → music muted, mpv paused ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+echo
+echo "- Machine: $(machine_line)"
+echo "- Servers: $(IFS=';'; echo "${versions[*]}"); $(mpv_version) with mpv-mpris"
+echo "- $ROUNDS rounds per call kind, $HEURISTIC_ROUNDS of the browser heuristic; times in ms; p90/p99 by nearest rank; missed: no effect within 10 s or pactl disagreed"
+echo
+echo "| server | what | n | median ms | p90 ms | p99 ms | max ms | missed |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+cat "$work/rows"
+echo
+cat "$work/notes" "$work/sched"
