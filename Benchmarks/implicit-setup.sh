@@ -67,9 +67,11 @@ rounds() { # rounds NAME ARGS...: implicit-rounds.py ARGS, its output in $work/$
 }
 
 row() { # row SERVER WHAT SUMMARY-LINE
-    local n median p90 p99 max missed
-    read -r n median p90 p99 max missed < <(sed -E 's/.* n=([0-9]+)( median=([0-9.]+) p90=([0-9.]+) p99=([0-9.]+) max=([0-9.]+))? missed=([0-9]+).*/\1 \3 \4 \5 \6 \7/' <<< "$3")
-    echo "| $1 | $2 | $n | ${median:--} | ${p90:--} | ${p99:--} | ${max:--} | $missed |" >> "$work/rows"
+    local cells
+    cells=$(awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+                 END { printf "%s | %s | %s | %s | %s | %s", v["n"], (v["median"] == "" ? "-" : v["median"]),
+                       (v["p90"] == "" ? "-" : v["p90"]), (v["p99"] == "" ? "-" : v["p99"]), (v["max"] == "" ? "-" : v["max"]), v["missed"] }' <<< "${3#summary }")
+    echo "| $1 | $2 | $cells |" >> "$work/rows"
 }
 
 summary_of() { grep "^summary $2 " "$work/$server-$1.txt" || echo "summary $2 n=0 missed=0"; }

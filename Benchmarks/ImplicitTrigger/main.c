@@ -221,6 +221,7 @@ int main(int argc, char **argv) {
     pa_mainloop_run(loop, &status);
     for (int i = 0; i < count; i++) {
         if (specs[i].stream) close_stream(i);
+        pa_context_set_state_callback(specs[i].context, NULL, NULL); // ending is no failure
         pa_context_disconnect(specs[i].context);
         pa_context_unref(specs[i].context);
     }
