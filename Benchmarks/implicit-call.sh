@@ -49,6 +49,7 @@ for server in $SERVERS; do
     done
     if (( HEURISTIC_ROUNDS > 0 )); then
         row "$server_line" "Chromium input + playback: (capture + 3 s) → music muted" "$(summary_of heuristic held-to-muted)"
+        row "$server_line" "Chromium input + playback: (capture + 3 s) → daemon's Pause call to mpv" "$(summary_of heuristic held-to-pause-call)"
         row "$server_line" "Chromium input + playback: (capture + 3 s) → mpv announces Paused" "$(summary_of heuristic held-to-mpv-paused)"
     fi
     if (( SAME_MUSIC_ROUNDS > 0 )); then
