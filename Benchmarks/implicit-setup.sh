@@ -12,7 +12,7 @@ MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}
 : > "$work/notes"
 
 sched() { # sched PID: "RUN-NS WAIT-NS" summed over its threads (/proc/PID/task/*/schedstat)
-    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ r += $1; w += $2 } END { printf "%d %d", r, w }'
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ r += $1; w += $2 } END { printf "%.0f %.0f", r, w }'  # %d saturates at 2^31 in mawk
 }
 
 setup_server() { # setup_server pulseaudio|pipewire
