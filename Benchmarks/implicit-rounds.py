@@ -274,6 +274,15 @@ class Bench:
         line = self.watch.line(found)
         return line[1], line[4]
 
+    def trigger_changes(self, start, facility, index, t0, effect):
+        """Samples how many `change` events of the triggering stream the server sent before the
+        effect, and when the last of them came (ms from its `new`): pipewire-pulse completes a new
+        stream in several steps, and the daemon can only classify it once its properties are in."""
+        changes = [l[1] for l in self.watch.between(start, self.watch.mark())
+                   if l[0] == "event" and l[2] == facility and l[4] == index and l[3] == "change" and l[1] <= effect]
+        self.sample("trigger-changes-before-effect", len(changes))
+        self.sample("trigger-last-change-before-effect", (changes[-1] - t0) * 1000 if changes else 0.0)
+
     def bus_effect(self, name, bus_start, t0, status="Paused"):
         """mpv's announcement of `status` after `bus_start`: samples t0 → the daemon's call, t0 → the
         announcement and call → announcement (mpv's own reaction)."""
@@ -327,7 +336,7 @@ class Bench:
             trigger.send(command)
             if i < len(open_commands) - 1:
                 self.appeared(mark, "in", "the app's playback")
-        t0, _ = self.appeared(start, "out", "the capture stream")
+        t0, capture = self.appeared(start, "out", "the capture stream")
         t0 += offset
         muted = shown(self.watch, self.index, start, lambda l: l[5], "music muted")
         if muted is None:
@@ -342,6 +351,8 @@ class Bench:
                           f"{pactl_state(self.index)}; the music's states seen (ms from t0): {history}")
             else:
                 self.sample(f"{name}-to-muted", (muted - t0) * 1000)
+                if offset == 0.0:
+                    self.trigger_changes(start, "out", capture, t0, muted)
         if self.monitor is not None:
             self.bus_effect(name, bus_start, t0)
 
@@ -379,7 +390,8 @@ def call_rounds(bench, args):
         bench.wait_back(f"round {n}'s call", None)
         time.sleep(0.2)  # the call's session ends and the resume settles before the next capture
     app.stop()
-    bench.report(["capture-to-muted", "capture-to-pause-call", "capture-to-mpv-paused", "mpv-reaction"])
+    bench.report(["capture-to-muted", "capture-to-pause-call", "capture-to-mpv-paused", "mpv-reaction",
+                  "trigger-changes-before-effect", "trigger-last-change-before-effect"])
 
 
 def heuristic_rounds(bench, args):
@@ -399,7 +411,7 @@ def prompt_rounds(bench, args):
     for n in range(args.rounds):
         start = bench.watch.mark()
         app.send("open 0")
-        t0, _ = bench.appeared(start, "in", "the prompt's stream")
+        t0, prompt = bench.appeared(start, "in", "the prompt's stream")
         ducked = shown(bench.watch, bench.index, start, lambda l: l[4] < NORM, "music ducked")
         if ducked is None:
             bench.miss("prompt-to-ducked", f"music not ducked within {WAIT} s (pactl: {pactl_state(bench.index)})")
@@ -409,6 +421,7 @@ def prompt_rounds(bench, args):
                 bench.miss("prompt-to-ducked", f"pactl shows music at {checked}, not ({DUCKED}, unmuted)")
             else:
                 bench.sample("prompt-to-ducked", (ducked - t0) * 1000)
+                bench.trigger_changes(start, "in", prompt, t0, ducked)
         start = bench.watch.mark()
         app.send("close 0")
         back = shown(bench.watch, bench.index, start, lambda l: l[4] == NORM, "music back")
@@ -419,7 +432,8 @@ def prompt_rounds(bench, args):
         bench.wait_back(f"round {n}'s prompt", None)
         time.sleep(0.2)
     app.stop()
-    bench.report(["prompt-to-ducked", "prompt-end-to-restored"])
+    bench.report(["prompt-to-ducked", "prompt-end-to-restored", "trigger-changes-before-effect",
+                  "trigger-last-change-before-effect"])
 
 
 def main():
