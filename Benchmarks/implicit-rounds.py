@@ -3,18 +3,23 @@
 against a daemon, an audio server and (for calls) an mpv the script started: how long from a
 triggering stream's appearance on the server to the daemon's effect on the others.
 
-  implicit-rounds.py call      --bin DIR --tone FILE --rounds N (--app NAME | --app NAME --role ROLE) [--mpv]
-  implicit-rounds.py heuristic --bin DIR --tone FILE --rounds N [--mpv]
+  implicit-rounds.py call      --bin DIR --tone FILE --rounds N (--app NAME | --app NAME --role ROLE) [--mpv] [--fresh-music]
+  implicit-rounds.py heuristic --bin DIR --tone FILE --rounds N [--mpv] [--fresh-music]
   implicit-rounds.py prompt    --bin DIR --tone FILE --rounds N
 
 Music: a `paplay --client-name=jukebox` started here (no role, no MPRIS: an unknown app that
-mixes), playing throughout. The trigger: `bench-implicit-trigger` (one process, a libpulse client
+mixes), playing throughout; with --fresh-music a new one before each round, named
+`jukebox-<pid>-<n>` (a restore key of its own), once the daemon's status shows its implicit
+session active. The trigger: `bench-implicit-trigger` (one process, a libpulse client
 per app, streams opened and closed on command). Every server-side timestamp comes from one
 `bench-implicit-watch` (libpulse, subscribed to sink inputs and source outputs): t0 is the
 triggering stream's `new` event; the effect is the `change` event of the music's stream that made
 the mute (or the ducked volume) visible: the last `change` of that stream read before the first
 info reply showing it (events and replies share one connection, in order). Each effect is checked
-once more with `pactl list sink-inputs`.
+once more with `pactl list sink-inputs` (a miss notes the music's states the watcher saw). For
+calls and prompts, `trigger-changes-before-effect` counts the triggering stream's own `change`
+events before the effect and `trigger-last-change-before-effect` says when the last came (ms
+from its `new`): pipewire-pulse completes a new stream in steps.
 
 call:      a capture stream of APP (name table) or with media.role=ROLE appears → music muted;
            with --mpv, also → mpv's PropertiesChanged PlaybackStatus=Paused on the bus, and the
@@ -299,7 +304,7 @@ class Bench:
             if len(calls) > 1:
                 self.notes.append(f"{len(calls)} calls to mpv before it announced {status}: {[c[2] for c in calls]}")
 
-    def wait_back(self, what, mute_or_volume):
+    def wait_back(self, what):
         """After the trigger closed: the music back (unmuted / at the user's volume), mpv Playing."""
         position = self.watch.mark()
         deadline = time.monotonic() + WAIT
@@ -387,7 +392,7 @@ def call_rounds(bench, args):
     for n in range(args.rounds):
         bench.muted_round("capture", app, ["open 0"], 0.0)
         app.send("close 0")
-        bench.wait_back(f"round {n}'s call", None)
+        bench.wait_back(f"round {n}'s call")
         time.sleep(0.2)  # the call's session ends and the resume settles before the next capture
     app.stop()
     bench.report(["capture-to-muted", "capture-to-pause-call", "capture-to-mpv-paused", "mpv-reaction",
@@ -400,7 +405,7 @@ def heuristic_rounds(bench, args):
         bench.muted_round("held", app, ["open 0", "open 1"], HEURISTIC_MINIMUM)
         app.send("close 1")
         app.send("close 0")
-        bench.wait_back(f"round {n}'s browser call", None)
+        bench.wait_back(f"round {n}'s browser call")
         time.sleep(0.2)
     app.stop()
     bench.report(["held-to-muted", "held-to-pause-call", "held-to-mpv-paused", "mpv-reaction"])
@@ -429,7 +434,7 @@ def prompt_rounds(bench, args):
                                    start, "the prompt's stream gone")
         if back is not None and removed is not None:
             bench.sample("prompt-end-to-restored", (back - bench.watch.line(removed)[1]) * 1000)
-        bench.wait_back(f"round {n}'s prompt", None)
+        bench.wait_back(f"round {n}'s prompt")
         time.sleep(0.2)
     app.stop()
     bench.report(["prompt-to-ducked", "prompt-end-to-restored", "trigger-changes-before-effect",
