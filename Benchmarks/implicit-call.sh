@@ -4,6 +4,7 @@
 # Target: p99 < 50 ms (mpv's own reaction time counted separately).
 #
 #   Benchmarks/implicit-call.sh > result.md   # SERVERS="pulseaudio pipewire" ROUNDS=100 HEURISTIC_ROUNDS=5 SAME_MUSIC_ROUNDS=5
+#                                             # SAME_KEY_ROUNDS=6
 #                                             # KEEP_LOGS=DIR: the daemon's log and the rounds kept there
 #
 # Per server: a private bus, a fresh server with a null source as the microphone, a fresh daemon
@@ -17,7 +18,9 @@
 # script waits for the music unmuted and mpv Playing (the call's end notifies the others).
 # Each round starts a new music stream first (--fresh-music) and waits for its implicit session
 # to be active: on this build a music stream is muted by its first call only (BENCHMARKS.md);
-# SAME_MUSIC_ROUNDS rounds (default 5) with one music stream throughout show that.
+# SAME_MUSIC_ROUNDS rounds (default 5) with one music stream throughout show that, and
+# SAME_KEY_ROUNDS rounds (default 6) of a new music stream per round all named alike (one
+# restore key) show why each new one has a name of its own (on PipeWire: BENCHMARKS.md).
 # The browser heuristic: "Chromium" playback, then "Chromium input" capture of the same process;
 # timed from the capture's appearance + 3 s (the minimum time) to the mute and the pause.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -27,6 +30,7 @@ SERVERS=${SERVERS:-"pulseaudio pipewire"}
 ROUNDS=${ROUNDS:-100}
 HEURISTIC_ROUNDS=${HEURISTIC_ROUNDS:-5}
 SAME_MUSIC_ROUNDS=${SAME_MUSIC_ROUNDS:-5}
+SAME_KEY_ROUNDS=${SAME_KEY_ROUNDS:-6}
 command -v mpv > /dev/null && [[ -f $MPV_MPRIS ]] || die "mpv and mpv-mpris are needed"
 
 build mprisd bench-implicit-watch bench-implicit-trigger
@@ -40,6 +44,7 @@ for server in $SERVERS; do
     rounds role call --mpv --fresh-music --rounds "$ROUNDS" --app softphone --role phone
     (( HEURISTIC_ROUNDS > 0 )) && rounds heuristic heuristic --mpv --fresh-music --rounds "$HEURISTIC_ROUNDS"
     (( SAME_MUSIC_ROUNDS > 0 )) && rounds same call --mpv --rounds "$SAME_MUSIC_ROUNDS" --app "ZOOM VoiceEngine"
+    (( SAME_KEY_ROUNDS > 0 )) && rounds samekey call --fresh-music --music-name "jukebox-$server" --rounds "$SAME_KEY_ROUNDS" --app "ZOOM VoiceEngine"
     for what in "name:ZOOM VoiceEngine (name table)" "role:softphone, media.role=phone"; do
         name=${what%%:*} label=${what#*:}
         row "$server_line" "$label: capture → music muted" "$(summary_of "$name" capture-to-muted)"
@@ -54,6 +59,9 @@ for server in $SERVERS; do
     fi
     if (( SAME_MUSIC_ROUNDS > 0 )); then
         row "$server_line" "ZOOM VoiceEngine, one music stream for all rounds: capture → music muted" "$(summary_of same capture-to-muted)"
+    fi
+    if (( SAME_KEY_ROUNDS > 0 )); then
+        row "$server_line" "ZOOM VoiceEngine, a new music stream per round, one restore key: capture → music muted" "$(summary_of samekey capture-to-muted)"
     fi
     teardown_server
 done

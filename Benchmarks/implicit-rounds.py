@@ -10,7 +10,7 @@ triggering stream's appearance on the server to the daemon's effect on the other
 Music: a `paplay --client-name=jukebox` started here (no role, no MPRIS: an unknown app that
 mixes), playing throughout; with --fresh-music a new one before each round, named
 `jukebox-<pid>-<n>` (a restore key of its own), once the daemon's status shows its implicit
-session active. The trigger: `bench-implicit-trigger` (one process, a libpulse client
+session active (--music-name NAME: every one named NAME, one restore key for all). The trigger: `bench-implicit-trigger` (one process, a libpulse client
 per app, streams opened and closed on command). Every server-side timestamp comes from one
 `bench-implicit-watch` (libpulse, subscribed to sink inputs and source outputs): t0 is the
 triggering stream's `new` event; the effect is the `change` event of the music's stream that made
@@ -239,7 +239,7 @@ class Bench:
         # stream of a key whose previous stream ended soon after an unmute is unmuted again if a
         # call mutes it in its first second (BENCHMARKS.md, issue 15).
         self.generation += 1
-        name = f"jukebox-{os.getpid()}-{self.generation}" if self.args.fresh_music else "jukebox"
+        name = self.args.music_name or (f"jukebox-{os.getpid()}-{self.generation}" if self.args.fresh_music else "jukebox")
         self.music = subprocess.Popen(["paplay", f"--client-name={name}", self.args.tone])
         found = self.watch.wait(lambda l: l[0] == "info" and l[2] == "in" and l[7] == name and l[3] != old,
                                 start, "the music's stream")
@@ -452,6 +452,7 @@ def main():
     parser.add_argument("--mpv", action="store_true")
     parser.add_argument("--fresh-music", action="store_true",
                         help="a new music stream each round (a music stream is muted by its first call only: see BENCHMARKS.md)")
+    parser.add_argument("--music-name", help="the music's client name (default: jukebox, or a new one per fresh stream)")
     args = parser.parse_args()
     bench = Bench(args)
     try:
