@@ -129,5 +129,9 @@ let package = Package(
                           path: "Benchmarks/DuckClient"),
         .executableTarget(name: "bench-pulse-streams", dependencies: ["CPulse"],
                           path: "Benchmarks/PulseStreams"),
+        .executableTarget(name: "bench-implicit-watch", dependencies: ["CPulse"],
+                          path: "Benchmarks/ImplicitWatch"),
+        .executableTarget(name: "bench-implicit-trigger", dependencies: ["CPulse"],
+                          path: "Benchmarks/ImplicitTrigger"),
     ]
 )

@@ -16,7 +16,10 @@
 # `null-sink` as the default sink; both remember stream volumes per role (PulseAudio with
 # module-stream-restore, WirePlumber with restore-stream), as on a desktop. WirePlumber's state
 # lives in $work/pw-state and is wiped at each start.
+# SERVER_MIC=1 adds a null source `null-source` as the default source (a microphone that records
+# silence, as Tests/TestSupport's servers have): capture streams then record it, not a monitor.
 SERVER_LIFETIME=${SERVER_LIFETIME:-3600}
+SERVER_MIC=${SERVER_MIC:-0}
 server_kind=''
 
 pactl_ok() { timeout 5 pactl info > /dev/null 2>&1; }
@@ -41,10 +44,11 @@ PY
 wait_server_ready() { # pactl answers and null-sink is the default sink (20 s)
     local i
     for (( i = 0; i < 400; i++ )); do
-        if pactl_ok && [[ $(timeout 5 pactl get-default-sink 2>/dev/null) == null-sink ]]; then return 0; fi
+        if pactl_ok && [[ $(timeout 5 pactl get-default-sink 2>/dev/null) == null-sink ]] &&
+            { [[ $SERVER_MIC != 1 ]] || [[ $(timeout 5 pactl get-default-source 2>/dev/null) == null-source ]]; }; then return 0; fi
         sleep 0.05
     done
-    die "$server_kind: not ready within 20 s (pactl info / default sink null-sink); logs in $work/*.err"
+    die "$server_kind: not ready within 20 s (pactl info / default sink null-sink / default source); logs in $work/*.err"
 }
 
 client_config() {
@@ -61,6 +65,7 @@ start_pulseaudio() {
 load-module module-stream-restore
 load-module module-null-sink sink_name=null-sink
 set-default-sink null-sink
+$( [[ $SERVER_MIC == 1 ]] && printf 'load-module module-null-source source_name=null-source\nset-default-source null-source' )
 load-module module-native-protocol-unix socket=$work/pulse-server/native auth-anonymous=1
 PA
     # No bus for the server (it must not register on the benchmark's bus), its own HOME and state.
@@ -92,8 +97,20 @@ context.objects = [
         object.linger = true
       }
     }
-]
 CONF
+    [[ $SERVER_MIC == 1 ]] && cat >> "$work/pw-config/pipewire/pipewire.conf.d/10-null-sink.conf" <<'CONF'
+    { factory = adapter
+      args = {
+        factory.name = support.null-audio-sink
+        node.name = "null-source"
+        node.description = "Null Input"
+        media.class = Audio/Source/Virtual
+        audio.position = [ FL FR ]
+        object.linger = true
+      }
+    }
+CONF
+    echo ']' >> "$work/pw-config/pipewire/pipewire.conf.d/10-null-sink.conf"
     local env=(env HOME="$work/pw-home" XDG_CONFIG_HOME="$work/pw-config" XDG_STATE_HOME="$work/pw-state"
                XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" PIPEWIRE_RUNTIME_DIR="$XDG_RUNTIME_DIR"
                DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/no-bus)
