@@ -161,6 +161,19 @@ extension StreamPolicy {
         return actions + record(plan, sessions: sessions, known: known, made: made, held: held, setup: setup, now: now)
     }
 
+    /// The interruption of session `number` ended: if it is an implicit session, the engine made
+    /// it inactive when it interrupted it, so it is asked to be active again (by the next
+    /// `decideAll`) if its app still plays — as an app whose interruption ended calls `setActive`
+    /// again. Else the app would sound on, unmuted, with an inactive session: ducked by no prompt,
+    /// interrupted by no next call. Returns whether it was one (on the policy's thread).
+    func implicitInterruptionEnded(_ number: UInt64) -> Bool {
+        state.withLock { state in
+            guard let key = state.implicit.sessions.first(where: { $0.value.number == number })?.key else { return false }
+            state.implicit.sessions[key]?.isActive = false
+            return true
+        }
+    }
+
     /// Deactivates `implicit` if it is active, notifying the others where its class says so.
     private func deactivate(_ implicit: ImplicitSession, setup: ImplicitSessionSetup, reason: String) -> [StreamAction] {
         guard implicit.isActive else { return [] }

@@ -88,7 +88,9 @@ extension StreamPolicy {
             state.sessions[number] = managed
             return true
         }
-        if changed { decide() }
+        guard changed else { return }
+        if case .interruption(.ended) = event, implicitInterruptionEnded(number) { return decideAll() }
+        decide()
     }
 
     /// The managed session a stream belongs to: a session of our API or an MPRIS player whose
