@@ -121,6 +121,8 @@ extension ForeignPlayerTracker {
         case .suspended: return ("the screen lock", .pause(cause: nil))
         case .builtInMicMuted: return ("the muted microphone", nil)
         case .routeDisconnected: return ("the lost route", nil)
+        // Paused for good: the journal keeps nothing, so no replay ever resumes it.
+        case .sleep: return ("the coming sleep", nil)
         }
     }
 

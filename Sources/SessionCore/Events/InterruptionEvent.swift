@@ -8,6 +8,8 @@ public enum InterruptionReason: String, Sendable, Hashable, CaseIterable {
     case routeDisconnected
     /// The screen locked: ambient/soloAmbient stop (G-SILENT; Linux mapping of "suspended").
     case appWasSuspended
+    /// The system is going to sleep; the interruption ends without shouldResume.
+    case sleep
 }
 
 /// Options of an *ended* interruption (field notes: options appear only on *ended*).

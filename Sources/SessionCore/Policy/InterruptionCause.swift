@@ -10,4 +10,8 @@ public enum InterruptionCause: Sendable, Hashable {
     case builtInMicMuted
     /// No port fits the category (ended without shouldResume when one returns).
     case routeDisconnected
+    /// The system is about to sleep (logind's `PrepareForSleep(true)`); held until it wakes, then
+    /// ended without shouldResume: after the wake-up the sound would come back on whatever output
+    /// is there then (the G-HEADPHONES-OUT reasoning).
+    case sleep
 }

@@ -18,6 +18,7 @@ extension PolicyEngine {
         case .suspended: suspendedVictims.append(victim)
         case .builtInMicMuted: micVictims.append(victim)
         case .routeDisconnected: routeVictims.append(victim)
+        case .sleep: sleepVictims.append(victim)
         }
     }
 
@@ -33,6 +34,7 @@ extension PolicyEngine {
         case .suspended: suspendedVictims.removeAll { $0 == victim }
         case .builtInMicMuted: micVictims.removeAll { $0 == victim }
         case .routeDisconnected: routeVictims.removeAll { $0 == victim }
+        case .sleep: sleepVictims.removeAll { $0 == victim }
         }
     }
 

@@ -76,6 +76,7 @@ extension PolicyEngine {
         suspendedVictims = []
         micVictims = []
         routeVictims = []
+        sleepVictims = []
         finish()
         effects.append(PolicyEffect(.everySession, .mediaServicesLost))
         return takeEffects()

@@ -42,6 +42,8 @@ public struct PolicyEngine: Sendable {
     var suspendedVictims: [SessionID] = []
     var micVictims: [SessionID] = []
     var routeVictims: [SessionID] = []
+    /// Sessions interrupted by the coming sleep, until the wake-up.
+    var sleepVictims: [SessionID] = []
     /// Effects of the decision in progress.
     var effects: [PolicyEffect] = []
 

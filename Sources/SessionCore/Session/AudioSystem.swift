@@ -97,6 +97,11 @@ public final class AudioSystem: Sendable {
     public func reportRouteEvent(_ reason: RouteChangeReason) throws(SessionError) {
         try perform { engine throws(SessionError) in ((), try engine.reportRouteEvent(reason)) }
     }
+    /// The system is about to sleep: every playing session but `spared` is interrupted without
+    /// resume (see `PolicyEngine.prepareForSleep`).
+    public func prepareForSleep(sparing spared: Set<SessionID> = []) { apply { $0.prepareForSleep(sparing: spared) } }
+    /// The system woke up: the sleep's interruptions end without shouldResume.
+    public func wokeFromSleep() { apply { $0.wokeFromSleep() } }
     /// Media services lost (every session inactive until reset).
     public func mediaServicesLost() { apply { $0.mediaServicesLost() } }
     /// Media services reset: sessions rebuild.
