@@ -8,6 +8,9 @@ public struct DaemonOptions: Sendable {
     /// The end of an implicit call (an app without our API) notifies the sessions it
     /// interrupted, so paused players resume (`--keep-paused-after-calls` turns it off).
     public var resumeAfterCalls = true
+    /// logind's `PrepareForSleep(true)` pauses every playing session, none resumed after the
+    /// wake-up (`--pause-before-sleep=false` turns it off).
+    public var pauseBeforeSleep = true
 
     public init(version: String, control: String? = nil, verbose: Bool = false) {
         self.version = version

@@ -166,6 +166,12 @@ public enum PolicyDaemon {
         }
         // MARK: end of audio-server streams
 
+        // MARK: before sleep (issue 16) — logind's PrepareForSleep pauses every playing session.
+        let sleep = watchSleep(system: system, enabled: options.pauseBeforeSleep,
+                               spared: { streams?.implicitSessionIDs() ?? [] }, log: log)
+        defer { sleep?.stop() }
+        // MARK: end of before sleep
+
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
         // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.

@@ -75,4 +75,9 @@ enum LogindDecoding {
         guard body.count >= 2, case .objectPath(let path) = body[1] else { return nil }
         return path
     }
+
+    /// `PrepareForSleep(b start)`: whether the system is going to sleep (false: it woke up).
+    static func prepareForSleep(_ body: [DBusValue]) -> Bool? {
+        bool(body.first)
+    }
 }

@@ -18,6 +18,9 @@ enum LogindNames {
 
     /// The session property the desktop's screen locker sets (`SetLockedHint`).
     static let lockedHint = "LockedHint"
+    /// The manager's signal `PrepareForSleep(b)`: true just before the system suspends or
+    /// hibernates, false after it woke up (or the sleep failed).
+    static let prepareForSleep = "PrepareForSleep"
     /// The user property naming the session that owns the user's display, `(so)`; `("", "/")`
     /// when the user has no graphical session.
     static let display = "Display"

@@ -45,6 +45,8 @@ enum Defaults {
     static let keys: [Key] = [
         Key(command: "daemon", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
         Key(command: "daemon", flag: "--keep-paused-after-calls", kind: .toggle),
+        // On by default, so a value rather than a switch (a switch's key can only turn it on).
+        Key(command: "daemon", flag: "--pause-before-sleep", kind: .value(placeholder: "true|false", check: switchValue)),
         Key(command: "daemon", flag: "--verbose", kind: .toggle),
         Key(command: "play", flag: "--device", kind: .value(placeholder: "PCM", check: ValueRules.device)),
         Key(command: "play", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
@@ -211,6 +213,11 @@ enum Defaults {
         case "false", "no", "off", "0": false
         default: nil
         }
+    }
+
+    /// Why `text` is not true or false (also yes/no, on/off, 1/0); nil when it is one.
+    static func switchValue(_ text: String) -> String? {
+        boolean(text) == nil ? "takes true or false, not \(Excerpt.quoted(text))" : nil
     }
 
     /// One of `allowed`, shown as `a|b|c` unless a `placeholder` reads better.

@@ -1,0 +1,50 @@
+import DBus
+import SessionCore
+import SystemContext
+
+/// Before sleep (issue 16): logind's `PrepareForSleep(true)` interrupts every playing session
+/// without resume — our clients receive an interruption that ends without shouldResume at the
+/// wake-up, MPRIS players are paused and not resumed after — as when headphones are pulled out:
+/// after the wake-up the sound would come back on whatever output is there then. Implicit
+/// sessions (apps without our API or MPRIS) are spared (`StreamPolicy.implicitSessionIDs`).
+extension PolicyDaemon {
+    /// Follows logind's sleep on its own system-bus connection; nil (and a debug line) when there
+    /// is no system bus. With `enabled` false the signal is still followed, only to say in the log
+    /// why nothing was paused. `spared` is asked at each sleep.
+    static func watchSleep(system: AudioSystem, enabled: Bool, spared: @escaping @Sendable () -> Set<SessionID>,
+                           log: DaemonLog) -> SleepWatch? {
+        guard let bus = try? Connection(bus: .system) else {
+            log.debug("no system bus: sleep is not followed")
+            return nil
+        }
+        let monitor = SleepMonitor(connection: bus) { preparing in
+            switch (preparing, enabled) {
+            case (true, true):
+                log.info("the system is going to sleep: every playing session is paused and stays paused after the "
+                         + "wake-up, which may bring another output (apps without MPRIS are left to the sleep)")
+                system.prepareForSleep(sparing: spared())
+            case (true, false):
+                log.info("the system is going to sleep: nothing is paused (daemon.pause-before-sleep is false)")
+            case (false, true):
+                log.info("the system woke up: what the sleep paused stays paused until the user plays it")
+                system.wokeFromSleep()
+            case (false, false):
+                log.info("the system woke up")
+            }
+        }
+        monitor.start { result in
+            if case .failure(let error) = result { log.debug("sleep not followed: \(error)") }
+        }
+        return SleepWatch(bus: bus, monitor: monitor)
+    }
+}
+
+/// The sleep monitor and its system-bus connection, stopped together.
+struct SleepWatch {
+    let bus: Connection
+    let monitor: SleepMonitor
+    func stop() {
+        monitor.stop()
+        bus.close()
+    }
+}
