@@ -10,7 +10,8 @@ import Foundation
 /// `Properties.Set`, which the mock answers by emitting `PropertiesChanged`, like logind electing
 /// a display session (`Mock.UpdateProperties` cannot wrap a struct in a variant). The template
 /// answers `GetSession` with a path even for unknown ids (real logind fails), its `GetUser` is
-/// broken (replaced at start), and it emits no `SessionNew`/`SessionRemoved`.
+/// broken (replaced at start), and it emits no `SessionNew`/`SessionRemoved` (`removeSession` does)
+/// nor `PrepareForSleep` (`prepareForSleep` does).
 public final class FakeLogind: Sendable {
     public static let managerPath = "/org/freedesktop/login1"
 
@@ -88,6 +89,14 @@ public final class FakeLogind: Sendable {
         _ = try await call(Self.managerPath, "org.freedesktop.DBus.Mock", "EmitSignal",
                            [.string("org.freedesktop.login1.Manager"), .string("SessionRemoved"), .string("so"),
                             .array(element: .variant, [.variant(.string(id)), .variant(.objectPath(try ObjectPath(path)))])])
+    }
+
+    /// What logind does around a suspend: the manager's `PrepareForSleep(true)` just before the
+    /// system sleeps, `PrepareForSleep(false)` once it woke up (or the sleep failed).
+    public func prepareForSleep(_ start: Bool) async throws {
+        _ = try await call(Self.managerPath, "org.freedesktop.DBus.Mock", "EmitSignal",
+                           [.string("org.freedesktop.login1.Manager"), .string("PrepareForSleep"), .string("b"),
+                            .array(element: .variant, [.variant(.boolean(start))])])
     }
 
     /// Kills the mock (SIGKILL: logind crashing, only its name going). Idempotent.

@@ -28,11 +28,12 @@ _mprisd() {
     ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
 
-    # The command: the first word that is neither an option nor the value of the daemon's --control.
+    # The command: the first word that is neither an option nor the value of the daemon's --control
+    # or --pause-before-sleep.
     local command= at=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --control) ((i++)) ;;
+            --control | --pause-before-sleep) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; at=$i; break ;;
         esac
@@ -43,8 +44,10 @@ _mprisd() {
         "")
             if [[ $prev == --control ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "$(_mprisd_devices)" -- "$cur")
+            elif [[ $prev == --pause-before-sleep ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "true false" -- "$cur")
             elif [[ $cur == -* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --verbose --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --pause-before-sleep --verbose --help" -- "$cur")
             else
                 mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route help" -- "$cur")
             fi
