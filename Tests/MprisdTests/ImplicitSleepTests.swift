@@ -1,0 +1,27 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Before sleep (issue 16), apps without MPRIS or our API: their implicit sessions are spared.
+/// An interruption would only mute their streams, nothing would resume the app after the wake-up,
+/// and the mute would outlive its reason. Real PulseAudio, a real `paplay`, a fake logind.
+final class ImplicitSleepTests: ImplicitSessionTestCase {
+    func testMusicWithoutMPRISIsNotMutedForTheSleepOnPulseAudio() async throws {
+        let logind = try await FakeLogind.start(on: try useSystemBus())
+        try await startPulse(.pulseAudio)
+        try await startStreamDaemon()
+        try startApp("radio", role: "music")
+        let radio = try await waitForApp("radio")
+        try await waitForStatus("the radio's implicit session is active") { $0.app("radio")?.state == "active" }
+
+        try await logind.prepareForSleep(true)
+        await waitForDaemonLog("the system is going to sleep")
+        try await assertKeeps(radio.index, "not muted for the sleep") { !$0.muted }
+        let status = try await busStatus()
+        XCTAssertEqual(status.app("radio")?.state, "active", "\(status)")
+
+        try await logind.prepareForSleep(false)
+        await waitForDaemonLog("the system woke up")
+        try await assertKeeps(radio.index, "nor after the wake-up") { !$0.muted }
+    }
+}
