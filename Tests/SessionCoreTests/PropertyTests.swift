@@ -3,13 +3,13 @@ import XCTest
 @testable import SessionCore
 
 /// Seeded random sequences of activations, deactivations (with and without notify), route events,
-/// lock/unlock, mic mute, reconfigurations and vanishing sessions. After every step and at the end
+/// lock/unlock, mic mute, sleep and wake-up, reconfigurations and vanishing sessions. After every step and at the end
 /// the invariants of G-INT-KINDS, G-INT-NOTIFY, G-CAT-OPTIONS and G-CALLS must hold.
 final class PropertyTests: XCTestCase {
     enum Step {
         case activate(Int, delayed: Bool), deactivate(Int, notify: Bool), remove(Int), reconfigure(Int, Int)
         case lock(Bool), micMuted(Bool), connect(AudioPort), disconnect(String), override(String?)
-        case background(Int, Bool)
+        case background(Int, Bool), sleep(Bool)
     }
 
     struct World {
@@ -35,7 +35,8 @@ final class PropertyTests: XCTestCase {
         case 78..<83: return .micMuted(rng.next() % 2 == 0)
         case 83..<90: return .connect(Self.ports[Int(rng.next() % UInt64(Self.ports.count))])
         case 90..<94: return .disconnect(Self.ports[Int(rng.next() % UInt64(Self.ports.count))].id)
-        case 94..<97: return .background(index, rng.next() % 2 == 0)
+        case 94..<96: return .background(index, rng.next() % 2 == 0)
+        case 96..<98: return .sleep(rng.next() % 2 == 0)
         default:
             let port = Self.ports[Int(rng.next() % UInt64(Self.ports.count))]
             return .override(rng.next() % 3 == 0 ? nil : port.id)
@@ -74,6 +75,9 @@ final class PropertyTests: XCTestCase {
             return ((try? world.engine.setRouteOverride(id)) ?? [], false)
         case .background(let i, let background):
             return ((try? world.engine.setInBackground(world.ids[i], background)) ?? [], !background)
+        case .sleep(let start):
+            // Nothing is resumed after a sleep.
+            return (start ? world.engine.prepareForSleep() : world.engine.wokeFromSleep(), false)
         }
     }
 
@@ -146,6 +150,7 @@ final class PropertyTests: XCTestCase {
             }
             check(world.engine.setBuiltInMicMuted(false), resumeAllowed: false, world: &world, label: "seed \(seed) unmute")
             check(world.engine.connect(Self.ports), resumeAllowed: false, world: &world, label: "seed \(seed) connect")
+            check(world.engine.wokeFromSleep(), resumeAllowed: false, world: &world, label: "seed \(seed) wake-up")
             var rounds = 0
             repeat {
                 for id in world.ids {
