@@ -6,7 +6,7 @@ import XCTest
 
 /// `SleepMonitor` against python3-dbusmock's logind template on a private system bus: each
 /// `PrepareForSleep` reported once and in order, only logind's own, and logind going away in the
-/// middle of a sleep counted as the wake-up.
+/// middle of a sleep counted as the wake-up; no wake-up of its thread while nothing happens.
 final class SleepMonitorTests: XCTestCase {
     /// A started monitor on a connection of its own, and what it reported.
     private struct Rig {
@@ -87,5 +87,30 @@ final class SleepMonitorTests: XCTestCase {
         rig.logind.stop()  // nobody is left to say the wake-up
         try await rig.waitFor([true, false])
         XCTAssertFalse(rig.monitor.isPreparingForSleep)
+    }
+
+    func testNoWakeUpsWhileNothingChanges() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        // The kernel id of the connection's I/O thread: a reply's completion runs there.
+        let ping = Message.methodCall(destination: "org.freedesktop.DBus", path: try ObjectPath("/org/freedesktop/DBus"),
+                                      interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let thread: Int32 = try await withCheckedThrowingContinuation { continuation in
+            rig.connection.call(ping) { result in
+                let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+                let tid = link.split(separator: "/").last.flatMap { Int32($0) } ?? -1
+                continuation.resume(with: result.map { _ in tid }.mapError { $0 as any Error })
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))  // let the thread go back to sleep after the ping
+        let before = try LockRig.contextSwitches(ofThread: thread)
+        try await Task.sleep(for: .seconds(1))
+        let after = try LockRig.contextSwitches(ofThread: thread)
+        XCTAssertEqual(after, before, "the monitor's I/O thread woke up while nothing changed")
+
+        // The same measurement does see the thread work when logind signals.
+        try await rig.logind.prepareForSleep(true)
+        try await rig.waitFor([true])
+        XCTAssertGreaterThan(try LockRig.contextSwitches(ofThread: thread), after)
     }
 }
