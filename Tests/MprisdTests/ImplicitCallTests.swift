@@ -143,4 +143,28 @@ final class ImplicitCallTests: ImplicitSessionTestCase {
         try await waitForSinkInput("the music unmuted all the same") { $0.index == music.index && !$0.muted }
         try await assertStays(mpv, "Paused", for: .seconds(1))
     }
+
+    /// The first call made the music's session inactive in the engine (an interrupted session
+    /// is); once the call ends it is active again, so the next call mutes the music again and a
+    /// prompt after it ducks it (ImplicitSessionPolicyTests covers the same in process).
+    func testAfterACallTheNextCallMutesTheMusicAgainAndAPromptDucksItOnPulseAudio() async throws {
+        try await startPulse(.pulseAudio)
+        try await startStreamDaemon()
+        let (_, music) = try await startUnknownMusic()
+        let first = try startRecording("ZOOM VoiceEngine")
+        try await waitForSinkInput("muted by the first call") { $0.index == music.index && $0.muted }
+        first.stop()
+        try await waitForSinkInput("unmuted after it") { $0.index == music.index && !$0.muted }
+        try await waitForStatus("the music's session active again") { $0.app("jukebox")?.state == "active" }
+        let second = try startRecording("Mumble")
+        try await waitForSinkInput("muted by the second call") { $0.index == music.index && $0.muted }
+        second.stop()
+        try await waitForSinkInput("unmuted after the second call") { $0.index == music.index && !$0.muted }
+        let prompt = try startApp("navigator", role: "navigation")
+        try await waitForSinkInput("ducked by a prompt after the calls") {
+            $0.index == music.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
+        }
+        prompt.stop()
+        try await waitForSinkInput("back at its volume") { $0.index == music.index && $0.volumes.allSatisfy { $0 == Self.norm } }
+    }
 }
