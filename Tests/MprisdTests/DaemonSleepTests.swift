@@ -5,8 +5,10 @@ import XCTest
 
 /// Before sleep (issue 16): logind's `PrepareForSleep(true)` (a fake logind on a private system
 /// bus) pauses every playing session — a `mprisd play` client and a real mpv — and the wake-up,
-/// `PrepareForSleep(false)`, resumes none of them; the user's next Play plays. With
-/// `daemon.pause-before-sleep = false` nothing is paused, and the log says why.
+/// `PrepareForSleep(false)`, resumes none of them; the user's next Play plays. The daemon holds
+/// logind's delay lock while awake and releases it once the pauses are out. With
+/// `daemon.pause-before-sleep = false` nothing is paused, the sleep is never delayed, and the log
+/// says why.
 final class DaemonSleepTests: DaemonTestCase {
     func testPrepareForSleepPausesEveryPlayerAndTheWakeUpResumesNone() async throws {
         let logind = try await FakeLogind.start(on: try useSystemBus())
@@ -14,16 +16,19 @@ final class DaemonSleepTests: DaemonTestCase {
         // Two non-mixing players cannot play at once under the policy: our client first, then mpv
         // once the client is paused (mpv starting would otherwise interrupt it).
         let tunes = try await startPlay(name: "tunes")
+        try await waitUntil("the daemon holds logind's delay lock") { try await self.lockHolders(logind) == ["sleep mprisd delay"] }
 
         try await logind.prepareForSleep(true)
         try await waitUntil("tunes is paused before the sleep") { try await self.playerctl("-p", "tunes", "status") == "Paused" }
         await waitForDaemonLog("the system is going to sleep", "paused")
+        try await waitUntil("the delay lock is released once the pauses are out") { try await self.lockHolders(logind).isEmpty }
         try await waitForStatus("tunes's session is interrupted by the sleep") { status in
             status.session(named: "tunes")?.interrupted == true && status.session(named: "tunes")?.active == false
         }
 
         try await logind.prepareForSleep(false)
         await waitForDaemonLog("the system woke up")
+        try await waitUntil("a new delay lock for the next sleep") { try await self.lockHolders(logind) == ["sleep mprisd delay"] }
         try await waitForStatus("the sleep's interruption ended") { status in
             status.session(named: "tunes")?.interrupted == false
         }
@@ -53,6 +58,8 @@ final class DaemonSleepTests: DaemonTestCase {
         try "daemon.pause-before-sleep = false\n".write(toFile: directory + "/config", atomically: true, encoding: .utf8)
         try await startDaemon()
         let mpv = try await startMPV()
+        let holders = try await lockHolders(logind)
+        XCTAssertEqual(holders, [], "a daemon that pauses nothing never delays the sleep")
 
         try await logind.prepareForSleep(true)
         await waitForDaemonLog("the system is going to sleep", "nothing is paused", "daemon.pause-before-sleep is false")
@@ -62,6 +69,11 @@ final class DaemonSleepTests: DaemonTestCase {
         try await logind.prepareForSleep(false)
         await waitForDaemonLog("the system woke up")
         try await assertStays(mpv, "Playing")
+    }
+
+    /// logind's inhibitor locks as `what who mode`.
+    private func lockHolders(_ logind: FakeLogind) async throws -> [String] {
+        try await logind.inhibitors().map { "\($0.what) \($0.who) \($0.mode)" }
     }
 
     /// Asserts that `playerctl -p NAME status` says `status` now and for `duration`.

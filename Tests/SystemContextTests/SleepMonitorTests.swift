@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Synchronization
 import SystemContext
 import TestSupport
 import XCTest
@@ -16,12 +17,15 @@ final class SleepMonitorTests: XCTestCase {
         let monitor: SleepMonitor
         let events: EventRecord<Bool>
 
-        static func start() async throws -> Rig {
+        static func start(delaysSleep: Bool = false, handler: @escaping @Sendable (Bool) -> Void = { _ in }) async throws -> Rig {
             let bus = try TestBus(.system)
             let logind = try await FakeLogind.start(on: bus)
             let connection = try Connection(address: bus.address)
             let events = EventRecord<Bool>()
-            let monitor = SleepMonitor(connection: connection) { events.append($0) }
+            let monitor = SleepMonitor(connection: connection, delaysSleep: delaysSleep) { preparing in
+                handler(preparing)
+                events.append(preparing)
+            }
             let error: DBusError? = await withCheckedContinuation { continuation in
                 monitor.start { result in
                     if case .failure(let error) = result { continuation.resume(returning: error) } else {
@@ -112,5 +116,47 @@ final class SleepMonitorTests: XCTestCase {
         try await rig.logind.prepareForSleep(true)
         try await rig.waitFor([true])
         XCTAssertGreaterThan(try LockRig.contextSwitches(ofThread: thread), after)
+    }
+
+    func testTheDelayLockIsHeldWhileAwakeAndReleasedOnceTheHandlerReturned() async throws {
+        // What logind sees while the handler runs, asked on a connection of its own (the handler
+        // runs on the monitor's I/O thread and may block: the sleep waits for it).
+        let heldDuringHandler = EventRecord<Int>()
+        let asker = Mutex<Connection?>(nil)
+        let rig = try await Rig.start(delaysSleep: true) { preparing in
+            guard preparing, let connection = asker.withLock({ $0 }) else { return }
+            let list = Message.methodCall(destination: "org.freedesktop.login1", path: ObjectPath(trusted: "/org/freedesktop/login1"),
+                                          interface: "org.freedesktop.login1.Manager", member: "ListInhibitors")
+            let reply = try? connection.callAndWait(list, timeout: .seconds(5))
+            if case .array(_, let rows)? = reply?.body.first { heldDuringHandler.append(rows.count) }
+        }
+        let connection = try Connection(address: rig.bus.address)
+        defer { connection.close() }
+        asker.withLock { $0 = connection }
+        defer { rig.stop() }
+        XCTAssertTrue(rig.monitor.holdsDelayLock, "taken before start completes")
+        let taken = try await rig.logind.inhibitors()
+        XCTAssertEqual(taken.map { "\($0.what) \($0.who) \($0.mode)" }, ["sleep mprisd delay"])
+
+        try await rig.logind.prepareForSleep(true)
+        try await rig.waitFor([true])
+        XCTAssertEqual(heldDuringHandler.elements, [1], "the lock is held until the handler returned")
+        XCTAssertFalse(rig.monitor.holdsDelayLock)
+        let released = await eventually { (try? await rig.logind.inhibitors().isEmpty) == true }
+        XCTAssertTrue(released, "logind sees the lock released")
+
+        try await rig.logind.prepareForSleep(false)
+        try await rig.waitFor([true, false])
+        let again = await eventually { (try? await rig.logind.inhibitors().count) == 1 }
+        XCTAssertTrue(again, "a new lock for the next sleep")
+        XCTAssertTrue(rig.monitor.holdsDelayLock)
+    }
+
+    func testWithoutDelayNoLockIsTaken() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        XCTAssertFalse(rig.monitor.holdsDelayLock)
+        let none = try await rig.logind.inhibitors()
+        XCTAssertTrue(none.isEmpty, "\(none)")
     }
 }

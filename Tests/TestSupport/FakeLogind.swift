@@ -99,6 +99,18 @@ public final class FakeLogind: Sendable {
                             .array(element: .variant, [.variant(.boolean(start))])])
     }
 
+    /// The inhibitor locks held now (`ListInhibitors`): who, what and mode of each (the template
+    /// drops one when its holder closes the file descriptor).
+    public func inhibitors() async throws -> [(what: String, who: String, mode: String)] {
+        let reply = try await call(Self.managerPath, "org.freedesktop.login1.Manager", "ListInhibitors", [])
+        guard case .array(_, let rows)? = reply.first else { throw TestSupportError("ListInhibitors returned \(reply)") }
+        return rows.compactMap { row in
+            guard case .struct(let fields) = row, fields.count >= 4, case .string(let what) = fields[0],
+                  case .string(let who) = fields[1], case .string(let mode) = fields[3] else { return nil }
+            return (what, who, mode)
+        }
+    }
+
     /// Kills the mock (SIGKILL: logind crashing, only its name going). Idempotent.
     public func stop() {
         mock.stop()

@@ -10,19 +10,26 @@ import SystemContext
 extension PolicyDaemon {
     /// Follows logind's sleep on its own system-bus connection; nil (and a debug line) when there
     /// is no system bus. With `enabled` false the signal is still followed, only to say in the log
-    /// why nothing was paused. `spared` is asked at each sleep.
-    static func watchSleep(system: AudioSystem, enabled: Bool, spared: @escaping @Sendable () -> Set<SessionID>,
-                           log: DaemonLog) -> SleepWatch? {
+    /// why nothing was paused (and the sleep is never delayed). `spared` is asked at each sleep.
+    ///
+    /// While enabled, the monitor holds logind's delay lock, released once the handler returns:
+    /// the handler waits until the sessions heard of the interruption (the players' Pause calls
+    /// and our clients' signals are sent) and the session bus has read all of it (`session`, a
+    /// round trip), so the sleep does not freeze the machine before the pauses are on their way.
+    static func watchSleep(system: AudioSystem, session: Connection, enabled: Bool,
+                           spared: @escaping @Sendable () -> Set<SessionID>, log: DaemonLog) -> SleepWatch? {
         guard let bus = try? Connection(bus: .system) else {
             log.debug("no system bus: sleep is not followed")
             return nil
         }
-        let monitor = SleepMonitor(connection: bus) { preparing in
+        let monitor = SleepMonitor(connection: bus, delaysSleep: enabled) { preparing in
             switch (preparing, enabled) {
             case (true, true):
                 log.info("the system is going to sleep: every playing session is paused and stays paused after the "
                          + "wake-up, which may bring another output (apps without MPRIS are left to the sleep)")
                 system.prepareForSleep(sparing: spared())
+                system.waitForDelivery()
+                sessionBusBarrier(session)
             case (true, false):
                 log.info("the system is going to sleep: nothing is paused (daemon.pause-before-sleep is false)")
             case (false, true):
@@ -36,6 +43,14 @@ extension PolicyDaemon {
             if case .failure(let error) = result { log.debug("sleep not followed: \(error)") }
         }
         return SleepWatch(bus: bus, monitor: monitor)
+    }
+
+    /// Returns once the session bus has read every message sent before (its answer to `GetId`
+    /// comes after them), or after a second.
+    private static func sessionBusBarrier(_ connection: Connection) {
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetId")
+        _ = try? connection.callAndWait(call, timeout: .seconds(1))
     }
 }
 

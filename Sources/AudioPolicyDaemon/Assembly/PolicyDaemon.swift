@@ -167,7 +167,7 @@ public enum PolicyDaemon {
         // MARK: end of audio-server streams
 
         // MARK: before sleep (issue 16) — logind's PrepareForSleep pauses every playing session.
-        let sleep = watchSleep(system: system, enabled: options.pauseBeforeSleep,
+        let sleep = watchSleep(system: system, session: connection, enabled: options.pauseBeforeSleep,
                                spared: { streams?.implicitSessionIDs() ?? [] }, log: log)
         defer { sleep?.stop() }
         // MARK: end of before sleep
