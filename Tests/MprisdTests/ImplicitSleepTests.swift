@@ -4,11 +4,14 @@ import XCTest
 
 /// Before sleep (issue 16), apps without MPRIS or our API: their implicit sessions are spared.
 /// An interruption would only mute their streams, nothing would resume the app after the wake-up,
-/// and the mute would outlive its reason. Real PulseAudio, a real `paplay`, a fake logind.
+/// and the mute would outlive its reason. Real PulseAudio and PipeWire, a real `paplay`, a fake logind.
 final class ImplicitSleepTests: ImplicitSessionTestCase {
-    func testMusicWithoutMPRISIsNotMutedForTheSleepOnPulseAudio() async throws {
+    func testMusicWithoutMPRISIsNotMutedForTheSleepOnPulseAudio() async throws { try await notMuted(.pulseAudio) }
+    func testMusicWithoutMPRISIsNotMutedForTheSleepOnPipeWire() async throws { try await notMuted(.pipeWire) }
+
+    private func notMuted(_ kind: AudioServerKind) async throws {
         let logind = try await FakeLogind.start(on: try useSystemBus())
-        try await startPulse(.pulseAudio)
+        try await startPulse(kind)
         try await startStreamDaemon()
         try startApp("radio", role: "music")
         let radio = try await waitForApp("radio")
