@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Before sleep (issue 16), apps without MPRIS or our API: their implicit sessions are spared;
-/// a program under `mprisd run` is muted until the wake-up.
-/// An interruption would only mute their streams, nothing would resume the app after the wake-up,
-/// and the mute would outlive its reason. Real PulseAudio and PipeWire, a real `paplay`, a fake logind.
+/// Before sleep (issue 16), apps without MPRIS or our API: their implicit sessions are spared (an
+/// interruption would only mute their streams, nothing would resume the app after the wake-up, and
+/// the mute would outlive its reason); a program under `mprisd run` is muted until the wake-up.
+/// Real PulseAudio and PipeWire, a real `paplay`, a fake logind.
 final class ImplicitSleepTests: ImplicitSessionTestCase {
     func testMusicWithoutMPRISIsNotMutedForTheSleepOnPulseAudio() async throws { try await notMuted(.pulseAudio) }
     func testMusicWithoutMPRISIsNotMutedForTheSleepOnPipeWire() async throws { try await notMuted(.pipeWire) }
