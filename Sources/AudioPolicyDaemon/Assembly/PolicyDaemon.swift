@@ -166,11 +166,11 @@ public enum PolicyDaemon {
         }
         // MARK: end of audio-server streams
 
-        // MARK: before sleep (issue 16) — logind's PrepareForSleep pauses every playing session.
+        // MARK: sleep (issue 16) — logind's PrepareForSleep pauses every playing session.
         let sleep = watchSleep(system: system, session: connection, enabled: options.pauseBeforeSleep,
                                spared: { streams?.implicitSessionIDs() ?? [] }, log: log)
         defer { sleep?.stop() }
-        // MARK: end of before sleep
+        // MARK: end of sleep
 
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
