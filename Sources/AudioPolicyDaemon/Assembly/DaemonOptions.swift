@@ -8,6 +8,8 @@ public struct DaemonOptions: Sendable {
     /// The end of an implicit call (an app without our API) notifies the sessions it
     /// interrupted, so paused players resume (`--keep-paused-after-calls` turns it off).
     public var resumeAfterCalls = true
+    /// Players the media keys never reach (`--ignore-players`, issue 16).
+    public var ignorePlayers = PlayerIgnoreList()
 
     public init(version: String, control: String? = nil, verbose: Bool = false) {
         self.version = version
