@@ -1,3 +1,4 @@
+import AudioPolicyDaemon
 import Player
 import SystemContext
 #if canImport(Glibc)
@@ -45,6 +46,7 @@ enum Defaults {
     static let keys: [Key] = [
         Key(command: "daemon", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),
         Key(command: "daemon", flag: "--keep-paused-after-calls", kind: .toggle),
+        Key(command: "daemon", flag: "--ignore-players", kind: .value(placeholder: "NAME,NAME", check: PlayerIgnoreList.problem(in:))),
         Key(command: "daemon", flag: "--verbose", kind: .toggle),
         Key(command: "play", flag: "--device", kind: .value(placeholder: "PCM", check: ValueRules.device)),
         Key(command: "play", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),

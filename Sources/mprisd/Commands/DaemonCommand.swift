@@ -5,7 +5,8 @@ extension Commands {
         name: "daemon",
         summary: "run the audio policy daemon",
         help: """
-            Usage: mprisd [--control CTL] [--keep-paused-after-calls] [--verbose]
+            Usage: mprisd [--control CTL] [--keep-paused-after-calls] [--ignore-players NAME,…]
+                          [--verbose]
 
             Runs the desktop's audio policy daemon in the foreground. It owns
             org.mprisd.AudioPolicy on the session bus, arbitrates the audio sessions of every
@@ -19,6 +20,9 @@ extension Commands {
               --keep-paused-after-calls
                               a call from an app without our API (Zoom, a browser)
                               does not resume the players it paused when it ends
+              --ignore-players NAME,NAME
+                              players the media keys and the headset never act on
+                              (firefox: org.mpris.MediaPlayer2.firefox and its instances)
               --verbose       log debug lines too
               -h, --help      show this help
             """,
@@ -26,6 +30,9 @@ extension Commands {
             var options = DaemonOptions(version: Version.string)
             options.control = try arguments.popValue("--control", rule: ValueRules.device)
             options.resumeAfterCalls = !(try arguments.popSwitch("--keep-paused-after-calls"))
+            if let ignore = try arguments.popValue("--ignore-players", rule: PlayerIgnoreList.problem(in:)) {
+                options.ignorePlayers = PlayerIgnoreList(ignore)
+            }
             options.verbose = try arguments.popSwitch("--verbose")
             try arguments.expectEnd()
             return PolicyDaemon.run(options)
