@@ -148,6 +148,8 @@ final class PlayerRankingTests: XCTestCase {
         XCTAssertEqual(list.rule(ignoring: "org.mpris.MediaPlayer2.firefox"), "firefox")
         XCTAssertEqual(list.rule(ignoring: "org.mpris.MediaPlayer2.chromium.instance42"), "chromium")
         XCTAssertNil(list.rule(ignoring: "org.mpris.MediaPlayer2.firefoxy"))
+        XCTAssertEqual(PlayerIgnoreList().rule(ignoring: "org.mpris.MediaPlayer2.playerctld"), "playerctld",
+                       "playerctld mirrors another player: never ranked itself")
         XCTAssertNil(PlayerIgnoreList.problem(in: "firefox, chromium"))
         XCTAssertNotNil(PlayerIgnoreList.problem(in: "fire fox"))
         XCTAssertNotNil(PlayerIgnoreList.problem(in: "firefox,.x"))

@@ -142,6 +142,19 @@ final class DaemonArbiterTests: ArbiterTestCase {
         XCTAssertEqual(tab.calls, [], "an ignored player gets nothing")
     }
 
+    func testPlayerctldIsAProxyNeverChosen() async throws {
+        try await startDaemon()
+        let mpv = try await startMPV()
+        let proxy = try BackgroundProgram("/usr/bin/playerctld", [], environment: environment())
+        defer { proxy.kill() }
+        // playerctld mirrors mpv (Playing) and appears after it: were it a player, it would win.
+        let listing = try await waitForListing("playerctld listed, ignored") {
+            $0.player("org.mpris.MediaPlayer2.playerctld")?.ignoredBy == "playerctld"
+        }
+        XCTAssertEqual(listing.active?.busName, mpv.busName)
+        XCTAssertEqual(listing.player("org.mpris.MediaPlayer2.playerctld")?.reason, "ignored: a proxy of other players")
+    }
+
     func testPlayersTextShowsTheRankAndWhy() async throws {
         try await startDaemon()
         let mpv = try await startMPV()

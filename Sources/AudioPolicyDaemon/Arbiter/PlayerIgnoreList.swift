@@ -11,6 +11,11 @@ public struct PlayerIgnoreList: Sendable, Hashable {
 
     static let prefix = "org.mpris.MediaPlayer2."
 
+    /// Names that are never players of their own but proxies of another one (`playerctld`
+    /// mirrors the player it follows, status included): choosing one would rank the same player
+    /// twice and send the keys through a second hop. Always ignored.
+    public static let proxies = ["playerctld"]
+
     /// The rules of a comma-separated list; blanks around names and empty items are dropped.
     public init(_ text: String) {
         self.init(rules: text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -25,7 +30,7 @@ public struct PlayerIgnoreList: Sendable, Hashable {
     public func rule(ignoring busName: String) -> String? {
         guard busName.hasPrefix(Self.prefix) else { return nil }
         let short = busName.dropFirst(Self.prefix.count)
-        return rules.first { short == $0 || short.hasPrefix($0 + ".") }
+        return (rules + Self.proxies).first { short == $0 || short.hasPrefix($0 + ".") }
     }
 
     /// Why `text` is not a valid list (for the command line and the config file), nil if it is.

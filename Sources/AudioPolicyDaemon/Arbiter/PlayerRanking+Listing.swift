@@ -26,7 +26,8 @@ extension PlayerRanking {
             .sorted { $0.busName < $1.busName }
         for entry in others {
             if let rule = ignore.rule(ignoring: entry.busName) {
-                row(entry, ranked: false, reason: "ignored by rule '\(rule)'", since: nil, ignoredBy: rule)
+                let reason = PlayerIgnoreList.proxies.contains(rule) ? "ignored: a proxy of other players" : "ignored by rule '\(rule)'"
+                row(entry, ranked: false, reason: reason, since: nil, ignoredBy: rule)
             } else {
                 row(entry, ranked: false, reason: Self.reason(entry), since: entry.since)
             }

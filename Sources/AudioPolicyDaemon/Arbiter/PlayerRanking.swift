@@ -45,6 +45,8 @@ public struct PlayerRanking: Sendable {
         public var description: String {
             switch self {
             case .unknown(let name): "no player named \(name)"
+            case .ignored(let name, let rule) where PlayerIgnoreList.proxies.contains(rule):
+                "\(name) is a proxy of other players, never chosen itself"
             case .ignored(let name, let rule): "\(name) is ignored (rule '\(rule)' in daemon.ignore-players)"
             case .noPlayers: "no players to choose from"
             }
