@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# control.sh — the media key's path (issue 16): `mprisd control play-pause` from exec to the
-# player's PropertiesChanged, against `playerctl -p mpv play-pause` and `playerctl -p playerctld
+# control.sh — the media key's path (issue 16): `mprisd control play-pause` (and the lean
+# `mprisd-control play-pause`) from exec to the player's PropertiesChanged, against `playerctl -p mpv play-pause` and `playerctl -p playerctld
 # play-pause`, side by side on the same mpv, in one run.
 #
 #   Benchmarks/control.sh > result.md      # ROUNDS=200
@@ -23,7 +23,7 @@ MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}
 [[ -f $MPV_MPRIS ]] && command -v mpv > /dev/null || die "mpv and $MPV_MPRIS are needed"
 command -v playerctl > /dev/null && command -v playerctld > /dev/null || die "playerctl and playerctld are needed"
 
-build mprisd
+build mprisd mprisd-control
 start_bus
 make_tone "$work/tone.wav" 10
 
@@ -40,9 +40,10 @@ for (( i = 0; i < 100; i++ )); do
 done
 "$bin/mprisd" players | grep -q '^\* 1 org.mpris.MediaPlayer2.mpv ' || die "the daemon does not choose mpv"
 
-log "$ROUNDS rounds of 3 commands"
+log "$ROUNDS rounds of 4 commands"
 python3 "$here/control-rounds.py" "$ROUNDS" org.mpris.MediaPlayer2.mpv \
     "mprisd control=$bin/mprisd control play-pause" \
+    "mprisd-control=$bin/mprisd-control play-pause" \
     "playerctl=playerctl -p mpv play-pause" \
     "playerctl -p playerctld=playerctl -p playerctld play-pause" > "$work/samples.tsv"
 

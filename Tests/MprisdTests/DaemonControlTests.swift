@@ -80,6 +80,29 @@ final class DaemonControlTests: ArbiterTestCase {
         XCTAssertTrue(reached, "mpv playing again")
     }
 
+    func testMprisdControlTheLeanProgramIsTheSameCommand() async throws {
+        let lean = Products.path("mprisd-control")
+        var result = try await runProgram(lean, ["play-pause"], environment: environment())
+        XCTAssertEqual(result.status, 69, result.stderr)
+        try await startDaemon()
+        result = try await runProgram(lean, ["play-pause"], environment: environment())
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stderr, "mprisd control: no player is in an audio context\n")
+        let fake = try await startFake("lean", status: "Playing", "toggling")
+        try await waitForActive(fake.busName)
+        result = try await runProgram(lean, ["play-pause", "--verbose"], environment: environment())
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "Pause sent to org.mpris.MediaPlayer2.lean\n")
+        result = try await runProgram(lean, ["seek", "-5"], environment: environment())
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await waitForCalls(fake, ["Pause", "Seek -5000000"])
+        for bad in [["jump"], ["seek"], ["seek", "x"], ["next", "extra"], []] {
+            result = try await runProgram(lean, bad, environment: environment())
+            XCTAssertEqual(result.status, 64, "\(bad): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+
     func testNoPlayerAndNoDaemonAreOneLineAndANonZeroExit() async throws {
         var result = try await control("play-pause")
         XCTAssertEqual(result.status, 69, result.stderr)
