@@ -9,8 +9,10 @@ time=), run the command to its exit, then wait for the player's PropertiesChange
 PlaybackStatus. dbus-monitor (a bus monitor, started first) timestamps the Pause/Play/PlayPause
 call reaching the player's unique name and the signal. Prints one line per sample:
 LABEL  call_ms  signal_ms  exit_ms  (exec -> the call to the player, -> its PropertiesChanged,
--> the command's exit). A sample whose signal does not come within 5 s is printed as "missed".
+-> the command's exit). Between samples a random 250-350 ms pause, so that the player's own
+signal tick (mpv-mpris batches) is met at every phase. A sample whose signal does not come within 5 s is printed as "missed".
 """
+import random
 import subprocess
 import sys
 import threading
@@ -104,6 +106,9 @@ for r in range(rounds):
         else:
             print("%s\t%.3f\t%.3f\t%.3f" % (label, ((call or signal) - t0) * 1000, (signal - t0) * 1000,
                                             (t_exit - t0) * 1000), flush=True)
-        time.sleep(0.25)  # mpv-mpris flushes its batch; the next command starts from a settled player
+        # mpv-mpris announces its changes on a tick of its own: a fixed pause here would lock
+        # every sample to the same phase of that tick (all commands then look alike). A random
+        # 250-350 ms spreads the phase; the player is settled either way.
+        time.sleep(0.25 + random.random() * 0.1)
 
 monitor.terminate()

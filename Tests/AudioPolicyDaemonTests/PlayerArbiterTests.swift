@@ -75,4 +75,17 @@ final class PlayerArbiterTests: BusTestCase {
         arbiter.stop()
         XCTAssertNil(arbiter.active)
     }
+
+    func testOneConnectionGetsAtMostSixteenPlayersRanked() async throws {
+        let arbiter = PlayerArbiter(connection: try connect(), log: { _ in })
+        arbiter.start()
+        let flood = try await TestPlayer(try connect(), name: "flood0", status: "Playing")
+        for index in 1..<20 { _ = try await flood.connection.requestName("org.mpris.MediaPlayer2.flood\(index)") }
+        let other = try await TestPlayer(try connect(), name: "other", status: "Playing")
+        let ok = await eventually(timeout: .seconds(5)) { arbiter.listing().players.contains { $0.busName == other.busName } }
+        XCTAssertTrue(ok)
+        let names = arbiter.listing().players.map(\.busName)
+        XCTAssertEqual(names.filter { $0.hasPrefix("org.mpris.MediaPlayer2.flood") }.count, 16, "\(names)")
+        arbiter.stop()
+    }
 }

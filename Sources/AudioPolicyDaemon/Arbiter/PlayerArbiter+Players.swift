@@ -37,7 +37,8 @@ extension PlayerArbiter {
         ownerChanged(of: name, to: owner.isEmpty ? nil : owner)
     }
 
-    /// `name` is owned by `owner` now (nil: nobody). The same owner twice changes nothing.
+    /// `name` is owned by `owner` now (nil: nobody). The same owner twice changes nothing; an
+    /// owner with `ForeignPlayerQuota.playersPerOwner` names followed already gets no more.
     private func ownerChanged(of name: String, to owner: String?) {
         let at = now()
         let (old, added) = state.withLock { state -> (Followed?, Followed?) in
@@ -46,6 +47,12 @@ extension PlayerArbiter {
             let old = state.followed.removeValue(forKey: name)
             guard let owner else {
                 state.ranking.vanished(name)
+                return (old, nil)
+            }
+            // The tracker's bound (`ForeignPlayerQuota`): one connection cannot make the arbiter
+            // follow names without end; its further names are never ranked.
+            if state.followed.values.lazy.filter({ $0.owner == owner }).count >= ForeignPlayerQuota.playersPerOwner {
+                if old != nil { state.ranking.vanished(name) }
                 return (old, nil)
             }
             state.nextToken += 1
