@@ -155,6 +155,23 @@ final class DaemonArbiterTests: ArbiterTestCase {
         XCTAssertEqual(listing.player("org.mpris.MediaPlayer2.playerctld")?.reason, "ignored: a proxy of other players")
     }
 
+    func testACallThroughPlayerctldPausesATogglingPlayerOnce() async throws {
+        try await startDaemon()
+        let proxy = try BackgroundProgram("/usr/bin/playerctld", [], environment: environment())
+        defer { proxy.kill() }
+        try await waitForListing("playerctld is on the bus") { $0.player("org.mpris.MediaPlayer2.playerctld") != nil }
+        let fake = try await startFake("toggling", status: "Playing", "toggling")
+        try await waitForActive(fake.busName)
+        let call = try run(["--category", "playAndRecord", "--mode", "voiceChat", "--", "sleep", "60"])
+        defer { call.kill() }
+        try await waitForCalls(fake, ["Pause"])
+        // A second Pause (the daemon's, forwarded by playerctld) would start it again.
+        try await Task.sleep(for: .seconds(1))
+        XCTAssertEqual(fake.calls, ["Pause"], "daemon: \(daemon?.stderr.suffix(2000) ?? "")")
+        let now = try await status(of: fake)
+        XCTAssertEqual(now, "Paused")
+    }
+
     func testPlayersTextShowsTheRankAndWhy() async throws {
         try await startDaemon()
         let mpv = try await startMPV()

@@ -26,6 +26,13 @@ public struct PlayerIgnoreList: Sendable, Hashable {
             .filter { !$0.isEmpty }
     }
 
+    /// `busName` is a proxy's (`proxies`): not a player of its own.
+    public static func isProxy(_ busName: String) -> Bool {
+        guard busName.hasPrefix(prefix) else { return false }
+        let short = busName.dropFirst(prefix.count)
+        return proxies.contains { short == $0 || short.hasPrefix($0 + ".") }
+    }
+
     /// The rule that ignores `busName`, nil if none does.
     public func rule(ignoring busName: String) -> String? {
         guard busName.hasPrefix(Self.prefix) else { return nil }
