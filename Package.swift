@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "RemoteControl", targets: ["RemoteControl"]),
         .library(name: "AudioPolicyClient", targets: ["AudioPolicyClient"]),
         .executable(name: "mprisd", targets: ["mprisd"]),
+        .executable(name: "mprisd-control", targets: ["mprisd-control"]),
     ],
     targets: [
         // C system libraries, each wrapped exactly once.
@@ -69,6 +70,10 @@ let package = Package(
                 swiftSettings: strict),
 
         // The program.
+        // `mprisd control` for key bindings, without Foundation (issue 16: start-up is the cost).
+        // The Swift runtime linked in statically: no dynamic Swift libraries to load and relocate.
+        .executableTarget(name: "mprisd-control", dependencies: ["DBus", "Posix"], swiftSettings: strict,
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "mprisd",
                           dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "RemoteControl", "AudioDevices",
                                          "Player", "SessionCore", "DBus", "Posix", "CLinux"],

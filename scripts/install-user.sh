@@ -13,9 +13,13 @@ home=${DESTHOME:-$HOME}
 bindir=${PREFIX:-$home/.local}/bin
 if [[ -z ${MPRISD_BINARY:-} ]]; then
     swift build -c release --product mprisd >&2
+    swift build -c release --product mprisd-control >&2
     MPRISD_BINARY=$(swift build -c release --show-bin-path)/mprisd
 fi
 install -D -m 0755 "$MPRISD_BINARY" "$bindir/mprisd"
+# `mprisd control` for key bindings, quicker to start (issue 16); built next to mprisd.
+control_binary=$(dirname "$MPRISD_BINARY")/mprisd-control
+[[ -x $control_binary ]] && install -D -m 0755 "$control_binary" "$bindir/mprisd-control"
 units=${XDG_CONFIG_HOME:-$home/.config}/systemd/user
 data=${XDG_DATA_HOME:-$home/.local/share}
 if [[ -n ${DESTHOME:-} ]]; then units=$home/.config/systemd/user; data=$home/.local/share; fi

@@ -80,20 +80,25 @@ final class CompletionTests: XCTestCase {
                      "mprisd route --control hw:0 use ", "mprisd help ", "mprisd run --mix -- ech",
                      "mprisd --control hw:0 st", "mprisd apps ", "mprisd apps set ", "mprisd apps unset ",
                      "mprisd apps set app zoom ", "mprisd apps set binary zoom playAndRecord vo", "mprisd apps set app zoom call ",
-                     "mprisd apps list "]
-        let commands = ["play", "run", "status", "apps", "silent", "route"]
+                     "mprisd apps list ", "mprisd player ", "mprisd control ", "mprisd control seek ",
+                     "mprisd --ignore-players firefox pl"]
+        let commands = ["play", "run", "status", "apps", "silent", "route", "players", "player", "control"]
         lines += commands.map { "mprisd \($0) --" }
         let got = try await bashCompletions(lines)
 
-        XCTAssertEqual(got["mprisd "], ["apps", "help", "play", "route", "run", "silent", "status"])
-        XCTAssertEqual(got["mprisd pl"], ["play"])
+        XCTAssertEqual(got["mprisd "], ["apps", "control", "help", "play", "player", "players", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd player "], ["next", "pin", "unpin"])
+        XCTAssertEqual(got["mprisd control "], ["next", "pause", "play", "play-pause", "position", "previous", "seek", "stop", "volume"])
+        XCTAssertEqual(got["mprisd control seek "], [])
+        XCTAssertEqual(got["mprisd --ignore-players firefox pl"], ["play", "player", "players"], "the daemon's --ignore-players value is skipped")
+        XCTAssertEqual(got["mprisd pl"], ["play", "player", "players"])
         XCTAssertEqual(got["mprisd --control hw:0 st"], ["status"], "the daemon's --control value is skipped")
         XCTAssertEqual(got["mprisd play --loop "], ["none", "playlist", "track"])
         XCTAssertEqual(got["mprisd silent "], ["off", "on"])
         XCTAssertEqual(got["mprisd route "], ["list", "use"])
         XCTAssertEqual(got["mprisd route use "], ["auto", "speaker", "usb-dac"], "IDs from mprisd route list")
         XCTAssertEqual(got["mprisd route --control hw:0 use "], ["auto", "speaker", "usb-dac"])
-        XCTAssertEqual(got["mprisd help "], ["apps", "config", "daemon", "play", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd help "], ["apps", "config", "control", "daemon", "play", "player", "players", "route", "run", "silent", "status"])
         XCTAssertEqual(got["mprisd apps "], ["list", "set", "unset"])
         XCTAssertEqual(got["mprisd apps set "], ["app", "binary", "flatpak"])
         XCTAssertEqual(got["mprisd apps unset "], ["app", "binary", "flatpak"])
@@ -177,7 +182,11 @@ final class CompletionTests: XCTestCase {
         let mprisd = try Repository.mprisd()
 
         let commands = try await zshCompletions("mprisd ", zsh: zsh)
-        XCTAssertEqual(commands, ["apps", "help", "play", "route", "run", "silent", "status"])
+        XCTAssertEqual(commands, ["apps", "control", "help", "play", "player", "players", "route", "run", "silent", "status"])
+        let playerActions = try await zshCompletions("mprisd player ", zsh: zsh)
+        XCTAssertEqual(playerActions, ["next", "pin", "unpin"])
+        let controlActions = try await zshCompletions("mprisd control ", zsh: zsh)
+        XCTAssertEqual(controlActions, ["next", "pause", "play", "play-pause", "position", "previous", "seek", "stop", "volume"])
         let help = try await runProgram(mprisd, ["play", "--help"])
         let options = try await zshCompletions("mprisd play --", zsh: zsh)
         XCTAssertEqual(options, Repository.options(inHelp: help.stdout).sorted())

@@ -42,6 +42,9 @@ final class ReadmeSnippetTests: XCTestCase {
                          return code
                      },
                      why: "no sound card: --device null; a background player is waited for until its MPRIS name is on the bus"),
+        Substitution(prefix: "mprisd players",
+                     replace: { line in "until mprisd players | grep -q '^\\* 1 '; do sleep 0.05; done; " + line },
+                     why: "a person looks after the player has played a moment; a script waits until the daemon has read its status"),
         Substitution(prefix: "mprisd run ",
                      replace: { line in
                          guard let dashes = line.range(of: " -- ") else { return line }
@@ -223,9 +226,17 @@ final class ReadmeSnippetTests: XCTestCase {
         XCTAssertFalse(script.stderr.contains("without an audio session"), script.stderr)
     }
 
+    func testTheActivePlayerAndTheKeys() async throws {
+        let script = try start([Self.install, "The active player and the keys"])
+        let status = await finish(script)
+        XCTAssertEqual(status, 0, script.stderr)
+        XCTAssertTrue(script.stdout.contains("* 1 org.mpris.MediaPlayer2.music  Playing  playing since "), script.stdout)
+        XCTAssertTrue(script.stdout.contains("pinned org.mpris.MediaPlayer2.music"), script.stdout)
+    }
+
     func testEverySubstitutionIsUsed() throws {
         let titles = [Self.install, "Use with playerctl", "Pairing with a Bluetooth headset (mpris-proxy)",
-                      "Wrapping any program: `mprisd run`"]
+                      "Wrapping any program: `mprisd run`", "The active player and the keys"]
         let lines = try titles.flatMap { try Self.shellBlocks(under: $0) }.flatMap { $0.split(separator: "\n") }
             .map { ($0.components(separatedBy: " #").first ?? "").trimmingCharacters(in: .whitespaces) }
         for substitution in Self.substitutions {

@@ -1,6 +1,6 @@
 # bash completion for mprisd: commands, each command's options and their values, route IDs from
 # `mprisd route list`, the wrapped program after `mprisd run ... --`, and the words of an
-# `mprisd apps set` rule.
+# `mprisd apps set` rule, player names for `mprisd player pin` from `mprisd players`.
 # Installed by scripts/install-user.sh as ~/.local/share/bash-completion/completions/mprisd;
 # or: source dist/completions/mprisd.bash. Works without the bash-completion package too.
 
@@ -22,6 +22,11 @@ _mprisd_devices() {
     fi
 }
 
+# The bus names the running daemon lists (`mprisd players --json`), and their short forms.
+_mprisd_player_names() {
+    "${1:-mprisd}" players --json 2>/dev/null | sed -n 's/.*"busName" *: *"org\.mpris\.MediaPlayer2\.\([^"]*\)".*/\1/p'
+}
+
 _mprisd() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local prev=
@@ -33,7 +38,7 @@ _mprisd() {
     local command= at=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --control | --pause-before-sleep) ((i++)) ;;
+            --control | --pause-before-sleep | --ignore-players) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; at=$i; break ;;
         esac
@@ -46,10 +51,12 @@ _mprisd() {
                 mapfile -t COMPREPLY < <(compgen -W "$(_mprisd_devices)" -- "$cur")
             elif [[ $prev == --pause-before-sleep ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "true false" -- "$cur")
+            elif [[ $prev == --ignore-players ]]; then
+                return
             elif [[ $cur == -* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --pause-before-sleep --verbose --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --ignore-players --pause-before-sleep --verbose --help" -- "$cur")
             else
-                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route players player control help" -- "$cur")
             fi
             return
             ;;
@@ -130,6 +137,30 @@ _mprisd() {
                 esac
             fi
             ;;
+        players)
+            mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur")
+            ;;
+        player)
+            if [[ $cur == -* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")
+            elif ((COMP_CWORD == at + 1)); then
+                mapfile -t COMPREPLY < <(compgen -W "pin unpin next" -- "$cur")
+            elif ((COMP_CWORD == at + 2)) && [[ $prev == pin ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "$(_mprisd_player_names "${COMP_WORDS[0]/#\~/$HOME}")" -- "$cur")
+            fi
+            ;;
+        control)
+            local -a operands=()
+            for ((i = at + 1; i < COMP_CWORD; i++)); do
+                [[ ${COMP_WORDS[i]} == --* ]] || operands+=("${COMP_WORDS[i]}")
+            done
+            if [[ $cur == --* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "--verbose --help" -- "$cur")
+            elif ((${#operands[@]} == 0)); then
+                options="play pause play-pause next previous stop seek position volume"
+                mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+            fi
+            ;;
         silent)
             if [[ $cur == -* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")
@@ -161,7 +192,7 @@ _mprisd() {
             ;;
         help)
             if ((COMP_CWORD == at + 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route daemon config" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route players player control daemon config" -- "$cur")
             fi
             ;;
     esac

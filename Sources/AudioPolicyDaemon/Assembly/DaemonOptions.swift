@@ -11,6 +11,8 @@ public struct DaemonOptions: Sendable {
     /// logind's `PrepareForSleep(true)` pauses every playing session, none resumed after the
     /// wake-up (`--pause-before-sleep=false` turns it off).
     public var pauseBeforeSleep = true
+    /// Players the media keys never reach (`--ignore-players`, issue 16).
+    public var ignorePlayers = PlayerIgnoreList()
 
     public init(version: String, control: String? = nil, verbose: Bool = false) {
         self.version = version

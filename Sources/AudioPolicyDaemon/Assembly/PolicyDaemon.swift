@@ -144,6 +144,13 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
+        // MARK: arbiter (issue 16) — the one choice of the player the media keys and the headset act on.
+        let arbiter = PlayerArbitration.start(
+            connection: connection, service: service, players: players, system: system, ignore: options.ignorePlayers,
+            label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
+        defer { arbiter.stop() }
+        // MARK: end of arbiter
+
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         if let streams {

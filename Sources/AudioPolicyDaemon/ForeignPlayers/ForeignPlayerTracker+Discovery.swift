@@ -12,7 +12,7 @@ extension ForeignPlayerTracker {
             guard let self else { return completion(.failure(Self.stoppedError)) }
             switch result {
             case .success(let reply):
-                for name in Self.strings(reply.body.first) where MPRISNames.isPlayerName(name) {
+                for name in Self.strings(reply.body.first) where MPRISNames.isPlayerName(name) && !PlayerIgnoreList.isProxy(name) {
                     self.lookUpOwner(of: name)
                 }
                 completion(.success(()))
@@ -42,7 +42,9 @@ extension ForeignPlayerTracker {
             state.withLock { $0.quota.ownerLeft(name) }
             return
         }
-        guard MPRISNames.isPlayerName(name) else { return }
+        // A proxy (playerctld) mirrors another player's status: followed as a player, its
+        // mirrored "Playing" would interrupt the very player it mirrors (issue 16).
+        guard MPRISNames.isPlayerName(name), !PlayerIgnoreList.isProxy(name) else { return }
         ownerChanged(of: name, to: owner.isEmpty ? nil : owner)
     }
 

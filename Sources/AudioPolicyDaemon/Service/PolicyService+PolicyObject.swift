@@ -35,7 +35,7 @@ extension PolicyService {
                 guard let self else { throw Self.gone }
                 return [.string(try self.statusJSON())]
             },
-        ], properties: [
+        ] + playerMethods(), properties: [
             Property("SilentMode", .boolean, get: { [system] in .boolean(system.conditions.isSilentMode) }),
             Property("Locked", .boolean, get: { [system] in .boolean(system.conditions.isLocked) }),
             // -1: unknown (no mixer is followed); the status document leaves it out then.

@@ -64,6 +64,9 @@ public final class PolicyService: Sendable {
         weak var policy: StreamPolicy?
     }
 
+    /// The player arbiter (`follow(arbiter:)`, issue 16), held weakly like the players.
+    let playerArbiter = Mutex(WeakArbiter())
+
     /// A service for `system` on `connection`; nothing is exported until `start`.
     ///
     /// - Parameters:

@@ -41,6 +41,10 @@ public struct Method: Sendable {
         case immediate(@Sendable (Message) throws -> [DBusValue])
         /// Runs in a task; the reply is sent when it returns.
         case task(@Sendable (Message) async throws -> [DBusValue])
+        /// Runs on the I/O thread and answers later, from any thread, by calling its second
+        /// argument once: for a reply that waits on other calls, without Swift concurrency (a
+        /// daemon that forwards a call to a player and answers with the player's outcome).
+        case deferred(@Sendable (Message, @escaping @Sendable (Result<[DBusValue], any Error>) -> Void) -> Void)
     }
 
     public let name: String
@@ -65,6 +69,12 @@ public struct Method: Sendable {
     public static func task(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [],
                             _ body: @escaping @Sendable (Message) async throws -> [DBusValue]) -> Method {
         Method(name, inputs: inputs, outputs: outputs, handler: .task(body))
+    }
+
+    /// A method answered later through the reply closure (`Handler.deferred`).
+    public static func deferred(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [],
+                                _ body: @escaping @Sendable (Message, @escaping @Sendable (Result<[DBusValue], any Error>) -> Void) -> Void) -> Method {
+        Method(name, inputs: inputs, outputs: outputs, handler: .deferred(body))
     }
 
     var inputSignature: Signature { Signature(inputs.map(\.type)) }

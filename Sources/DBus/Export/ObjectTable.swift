@@ -1,4 +1,5 @@
 import CDBus
+import Synchronization
 
 /// The objects a connection exports, and the routing of incoming method calls to them.
 ///
@@ -82,6 +83,14 @@ final class ObjectTable {
                 do { result = .success(try await handler(call)) } catch { result = .failure(error) }
                 answer.loop.execute { answer.complete(checking: method) { try result.get() } }
             }
+        case .deferred(let handler):
+            // Only the first answer counts; a handler that never answers leaves the caller to
+            // its own timeout, as a task that never returns would.
+            let once = AnswerOnce()
+            handler(call) { [answer] result in
+                guard once.take() else { return }
+                answer.loop.execute { answer.complete(checking: method) { try result.get() } }
+            }
         }
     }
 
@@ -128,6 +137,18 @@ final class ObjectTable {
             names.insert(String(candidate.elements[depth]))
         }
         return names.sorted()
+    }
+}
+
+/// The first of a deferred handler's answers: `take` is true exactly once.
+private final class AnswerOnce: Sendable {
+    private let taken = Mutex(false)
+
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
     }
 }
 

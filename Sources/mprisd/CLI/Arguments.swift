@@ -25,6 +25,15 @@ struct Arguments {
         return remaining.removeFirst()
     }
 
+    /// Removes and returns the next argument if it is a finite number, signed or not (`-5`,
+    /// `+0.1`, `30`): a leading `-` there is a sign, not a flag.
+    mutating func popNumber() -> Double? {
+        guard let first = remaining.first, let value = Double(first), value.isFinite,
+              first.allSatisfy({ $0.isNumber || "+-.".contains($0) }) else { return nil }
+        remaining.removeFirst()
+        return value
+    }
+
     /// Whether `--help`/`-h` appears before any `--`.
     var wantsHelp: Bool {
         for argument in remaining {

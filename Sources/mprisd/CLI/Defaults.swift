@@ -1,3 +1,4 @@
+import AudioPolicyDaemon
 import Player
 import SystemContext
 #if canImport(Glibc)
@@ -47,6 +48,7 @@ enum Defaults {
         Key(command: "daemon", flag: "--keep-paused-after-calls", kind: .toggle),
         // On by default, so a value rather than a switch (a switch's key can only turn it on).
         Key(command: "daemon", flag: "--pause-before-sleep", kind: .value(placeholder: "true|false", check: switchValue)),
+        Key(command: "daemon", flag: "--ignore-players", kind: .value(placeholder: "NAME,NAME", check: PlayerIgnoreList.problem(in:))),
         Key(command: "daemon", flag: "--verbose", kind: .toggle),
         Key(command: "play", flag: "--device", kind: .value(placeholder: "PCM", check: ValueRules.device)),
         Key(command: "play", flag: "--control", kind: .value(placeholder: "CTL", check: ValueRules.device)),

@@ -1,6 +1,6 @@
 /// Every command of `mprisd`, in the order `mprisd --help` lists them.
 enum Commands {
-    static let all: [Command] = [daemon, play, run, status, apps, silent, route]
+    static let all: [Command] = [daemon, play, run, status, apps, silent, route, players, player, control]
 
     static func named(_ name: String) -> Command? {
         all.first { $0.name == name }
@@ -18,6 +18,9 @@ enum Commands {
           mprisd apps [list|set|unset]       apps without MPRIS as the daemon sees them; rules for them
           mprisd silent on|off               switch silent mode
           mprisd route [list|use ID]         outputs and the user's route pick
+          mprisd players [--json]            the players the media keys may act on, ranked
+          mprisd player pin NAME|unpin|next  choose the player the media keys act on
+          mprisd control ACTION              play-pause, next, seek… the active player
 
         Every command takes --help. Bad arguments exit with status 64.
         """

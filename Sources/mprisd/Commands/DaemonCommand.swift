@@ -5,7 +5,7 @@ extension Commands {
         name: "daemon",
         summary: "run the audio policy daemon",
         help: """
-            Usage: mprisd [--control CTL] [--keep-paused-after-calls]
+            Usage: mprisd [--control CTL] [--keep-paused-after-calls] [--ignore-players NAME,…]
                           [--pause-before-sleep=true|false] [--verbose]
 
             Runs the desktop's audio policy daemon in the foreground. It owns
@@ -23,6 +23,9 @@ extension Commands {
               --pause-before-sleep=true|false
                               pause every playing session before the system sleeps,
                               none resumed after the wake-up (default: true)
+              --ignore-players NAME,NAME
+                              players the media keys and the headset never act on
+                              (firefox: org.mpris.MediaPlayer2.firefox and its instances)
               --verbose       log debug lines too
               -h, --help      show this help
             """,
@@ -32,6 +35,9 @@ extension Commands {
             options.resumeAfterCalls = !(try arguments.popSwitch("--keep-paused-after-calls"))
             if let pause = try arguments.popValue("--pause-before-sleep", rule: Defaults.switchValue) {
                 options.pauseBeforeSleep = Defaults.boolean(pause) ?? true
+            }
+            if let ignore = try arguments.popValue("--ignore-players", rule: PlayerIgnoreList.problem(in:)) {
+                options.ignorePlayers = PlayerIgnoreList(ignore)
             }
             options.verbose = try arguments.popSwitch("--verbose")
             try arguments.expectEnd()

@@ -1,0 +1,117 @@
+import DBus
+import RemoteControl
+
+/// `mprisd control …`: one MPRIS call to the active player, faithfully (`PlayerControl`).
+extension PlayerArbiter {
+    /// The error `Control` answers when no player is in an audio context.
+    public static let noPlayerError = "org.mprisd.AudioPolicy1.Error.NoPlayer"
+
+    /// Carries out `control` on the active player; `reply` gets what was done (`Pause sent to
+    /// org.mpris.MediaPlayer2.mpv`) once the player answered, or the player's error. What needs
+    /// the player's state (pause, play-pause, position, volume) reads it afresh first: the last
+    /// signal may be up to a batch old (mpv-mpris sends every 100 ms), and a toggling player must
+    /// not get a Pause it would take as Play.
+    public func control(_ control: PlayerControl, reply: @escaping @Sendable (Result<String, DBusError>) -> Void) {
+        guard let player = active else {
+            return reply(.failure(DBusError(Self.noPlayerError, "no player is in an audio context")))
+        }
+        let owner = player.owner
+        let name = player.busName
+        @Sendable func send(_ member: String, _ body: [DBusValue] = [], interface: String = MPRISNames.playerInterface) {
+            let call = Message.methodCall(destination: owner, path: MPRISNames.objectPath, interface: interface,
+                                          member: member, body: body)
+            connection.call(call, timeout: Self.callTimeout) { [log = self.log] result in
+                switch result {
+                case .success:
+                    log("control: \(member) sent to \(name)")
+                    reply(.success("\(member) sent to \(name)"))
+                case .failure(let error):
+                    log("control: \(member) to \(name) failed: \(error)")
+                    reply(.failure(error))
+                }
+            }
+        }
+        switch control {
+        case .play: send("Play")
+        case .next: send("Next")
+        case .previous: send("Previous")
+        case .stop: send("Stop")
+        case .seek(let seconds): send("Seek", [.int64(Self.microseconds(seconds))])
+        case .pause, .playPause:
+            read("PlaybackStatus", of: owner) { result in
+                switch result {
+                case .success(.string("Playing")): send("Pause")
+                case .success(let other):
+                    guard control == .playPause else {
+                        // Nothing to pause; a Pause now could start a toggling player.
+                        let status = if case .string(let text) = other { text } else { "not playing" }
+                        return reply(.success("\(name) is \(status): no Pause sent"))
+                    }
+                    send("Play")
+                case .failure(let error): reply(.failure(error))
+                }
+            }
+        case .position(let seconds):
+            read("Metadata", of: owner) { result in
+                guard case .success(let metadata) = result else {
+                    if case .failure(let error) = result { reply(.failure(error)) }
+                    return
+                }
+                guard let track = Self.trackID(in: metadata) else {
+                    return reply(.failure(.failed("\(name) has no current track (no mpris:trackid)")))
+                }
+                send("SetPosition", [.objectPath(track), .int64(Self.microseconds(seconds))])
+            }
+        case .volume(let change):
+            read("Volume", of: owner) { result in
+                switch result {
+                case .success(.double(let volume)):
+                    let target = min(max(volume + change, 0), max(volume, 1))
+                    send("Set", [.string(MPRISNames.playerInterface), .string("Volume"), .variant(.double(target))],
+                         interface: StandardInterfaceName.properties)
+                case .success: reply(.failure(.failed("\(name) has no Volume")))
+                case .failure(let error): reply(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// `Properties.Get` of one Player property, unwrapped from its variant.
+    private func read(_ property: String, of owner: String, _ done: @escaping @Sendable (Result<DBusValue, DBusError>) -> Void) {
+        let call = Message.methodCall(destination: owner, path: MPRISNames.objectPath,
+                                      interface: StandardInterfaceName.properties, member: "Get",
+                                      body: [.string(MPRISNames.playerInterface), .string(property)])
+        connection.call(call, timeout: Self.callTimeout) { result in
+            switch result {
+            case .success(let message):
+                guard case .variant(let value)? = message.body.first else {
+                    return done(.failure(.failed("the player answered Get \(property) with '\(message.signature.code)'")))
+                }
+                done(.success(value))
+            case .failure(let error): done(.failure(error))
+            }
+        }
+    }
+
+    static func microseconds(_ seconds: Double) -> Int64 {
+        Int64(clamping: Int64((seconds * 1_000_000).rounded(.towardZero).clamped(to: -9.2e18...9.2e18)))
+    }
+
+    /// `mpris:trackid` of a `Metadata` dictionary (an object path; some players send a string).
+    static func trackID(in metadata: DBusValue) -> ObjectPath? {
+        guard case .dictionary(.string, .variant, let entries) = metadata else { return nil }
+        for entry in entries {
+            guard case .string("mpris:trackid") = entry.key, case .variant(let value) = entry.value else { continue }
+            switch value {
+            case .objectPath(let path): return path
+            case .string(let text): return try? ObjectPath(text)
+            default: return nil
+            }
+        }
+        return nil
+    }
+}
+
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+}

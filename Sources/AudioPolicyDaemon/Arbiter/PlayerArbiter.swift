@@ -1,0 +1,192 @@
+import AudioPolicyClient
+import DBus
+import Foundation
+import RemoteControl
+import SessionCore
+import Synchronization
+
+/// The one arbiter for the media keys and the headset (issue 16): follows every
+/// `org.mpris.MediaPlayer2.*` name on the session bus and its `PlaybackStatus`, and keeps the
+/// choice (`PlayerRanking`) of the player they act on.
+///
+/// It follows every player itself — our own `mprisd play` players too, which the
+/// `ForeignPlayerTracker` leaves alone — so both kinds rank together. `pauseCause` tells it, at
+/// the moment a player reports Paused, whether the policy paused it (a call, a prompt, the lock)
+/// and who: that pause keeps the player in its audio context just as the user's does, and
+/// `mprisd players` says which it was.
+///
+/// Like the tracker: names through `NameOwnerChanged` (subscribed first) then `ListNames` +
+/// `GetNameOwner`; per player, `PropertiesChanged` from its unique name, then one `Get` of
+/// `PlaybackStatus` (the bus delivers the answer after every signal sent before it, so applying
+/// both in arrival order leaves the newest word last). All on the connection's I/O thread, no
+/// timer; idle, it costs nothing.
+///
+/// Thread safety: state behind one lock, never held while calling out (the bus, `pauseCause`,
+/// the handlers). Changes of the active player are announced under a second lock, in order.
+public final class PlayerArbiter: Sendable {
+    public typealias PauseCause = @Sendable (_ busName: String, _ owner: String) -> String?
+    public typealias Log = @Sendable (String) -> Void
+    public typealias Clock = @Sendable () -> Date
+
+    let connection: Connection
+    let pauseCause: PauseCause
+    let log: Log
+    let now: Clock
+    let state: Mutex<State>
+    /// Held while a change of the active player is announced, so that handlers see the changes
+    /// in the order they happened.
+    let announcing = Mutex(())
+
+    static let callTimeout: Duration = .seconds(5)
+
+    struct Followed: Sendable {
+        let owner: String
+        let token: UInt64
+        var signals: SignalSubscription?
+    }
+
+    struct State {
+        enum Phase { case created, running, stopped }
+        var phase = Phase.created
+        var ranking: PlayerRanking
+        var followed: [String: Followed] = [:]
+        var nextToken: UInt64 = 0
+        var nameSubscription: SignalSubscription?
+        var handlers: [UInt64: @Sendable (ActivePlayer?) -> Void] = [:]
+        var nextHandler: UInt64 = 0
+        /// The active player last announced.
+        var announced: ActivePlayer?
+    }
+
+    /// An arbiter of the players on `connection` (the session bus). Nothing happens until `start`.
+    public init(connection: Connection, ignore: PlayerIgnoreList = PlayerIgnoreList(),
+                pauseCause: @escaping PauseCause = { _, _ in nil },
+                now: @escaping Clock = { Date() }, log: @escaping Log) {
+        self.connection = connection
+        self.pauseCause = pauseCause
+        self.log = log
+        self.now = now
+        state = Mutex(State(ranking: PlayerRanking(ignore: ignore)))
+    }
+
+    deinit { stop() }
+
+    // MARK: The choice
+
+    /// The player the keys act on now.
+    public var active: ActivePlayer? { state.withLock { $0.ranking.active } }
+
+    /// Every player, its rank and why (`Players()`).
+    public func listing() -> PlayerListing { state.withLock { $0.ranking.listing() } }
+
+    /// `handler` gets the active player at once, then each change of it (nil: none), on whichever
+    /// thread made the change; it must not pin, unpin or cycle synchronously.
+    public func onActiveChange(_ handler: @escaping @Sendable (ActivePlayer?) -> Void) -> EventSubscription {
+        let token = announcing.withLock { _ -> UInt64 in
+            let (token, current) = state.withLock { state in
+                state.nextHandler += 1
+                state.handlers[state.nextHandler] = handler
+                return (state.nextHandler, state.announced)
+            }
+            handler(current)
+            return token
+        }
+        return EventSubscription { [weak self] in
+            _ = self?.state.withLock { $0.handlers.removeValue(forKey: token) }
+        }
+    }
+
+    /// Pins `name` (a bus name or its short form).
+    @discardableResult
+    public func pin(_ name: String) throws(PlayerRanking.PinError) -> ActivePlayer {
+        let at = now()
+        let chosen = try state.withLock { state throws(PlayerRanking.PinError) in try state.ranking.pin(name, at: at) }
+        log("pinned \(chosen.busName)")
+        announce()
+        return chosen
+    }
+
+    public func unpin() {
+        let was = state.withLock { state in
+            defer { state.ranking.unpin() }
+            return state.ranking.pinned
+        }
+        if let was { log("unpinned \(was)") }
+        announce()
+    }
+
+    /// Pins the next player (`PlayerRanking.next`).
+    @discardableResult
+    public func next() throws(PlayerRanking.PinError) -> ActivePlayer {
+        let at = now()
+        let chosen = try state.withLock { state throws(PlayerRanking.PinError) in try state.ranking.next(at: at) }
+        log("pinned \(chosen.busName) (next)")
+        announce()
+        return chosen
+    }
+
+    /// Tells the handlers if the active player changed since the last announcement.
+    func announce() {
+        announcing.withLock { _ in
+            let (active, handlers) = state.withLock { state -> (ActivePlayer??, [@Sendable (ActivePlayer?) -> Void]) in
+                let active = state.ranking.active
+                guard active != state.announced else { return (nil, []) }
+                state.announced = active
+                return (.some(active), Array(state.handlers.values))
+            }
+            guard let active else { return }
+            log("active player: \(active.map { "\($0.busName) (\($0.owner))" } ?? "none")")
+            for handler in handlers { handler(active) }
+        }
+    }
+
+    // MARK: Life
+
+    /// Starts following the bus; `completion` runs once the players there now are being read.
+    public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void = { _ in }) {
+        let allowed = state.withLock { state -> Bool in
+            guard state.phase == .created else { return false }
+            state.phase = .running
+            return true
+        }
+        guard allowed else { return completion(.failure(.failed("the player arbiter was already started"))) }
+        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
+                             member: "NameOwnerChanged", path: BusDaemon.path)
+        connection.subscribe(rule, { [weak self] in self?.nameOwnerChanged($0) }) { [weak self] result in
+            switch result {
+            case .success(let subscription):
+                guard let self, self.keep(nameSubscription: subscription) else {
+                    subscription.cancel()
+                    return completion(.failure(.failed("the player arbiter was stopped while starting")))
+                }
+                self.listPlayers(completion: completion)
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Stops following the bus; the active player becomes none.
+    public func stop() {
+        let (subscriptions, names) = state.withLock { state -> ([SignalSubscription], [String]) in
+            state.phase = .stopped
+            defer {
+                state.followed.removeAll()
+                state.nameSubscription = nil
+            }
+            let subscriptions = state.followed.values.compactMap(\.signals) + [state.nameSubscription].compactMap { $0 }
+            return (subscriptions, Array(state.followed.keys))
+        }
+        for subscription in subscriptions { subscription.cancel() }
+        state.withLock { state in for name in names { state.ranking.vanished(name) } }
+        announce()
+    }
+
+    private func keep(nameSubscription: SignalSubscription) -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.nameSubscription = nameSubscription
+            return true
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AudioPolicyDaemon
+import DBus
+import Synchronization
+import TestSupport
+import XCTest
+
+/// `PlayerArbiter` on a private bus with players exported by the test itself: what the bluez
+/// part relies on (`onActiveChange`: the current value at once, then each change, in order).
+final class PlayerArbiterTests: BusTestCase {
+    /// An MPRIS player on its own connection whose `PlaybackStatus` the test sets.
+    private final class TestPlayer: Sendable {
+        let connection: Connection
+        let status = StatusBox()
+        let object: ExportedObject
+        let busName: String
+
+        init(_ connection: Connection, name: String, status initial: String) async throws {
+            self.connection = connection
+            busName = "org.mpris.MediaPlayer2." + name
+            status.value.withLock { $0 = initial }
+            let status = self.status
+            object = try connection.export(ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [
+                Interface("org.mpris.MediaPlayer2.Player", properties: [
+                    Property("PlaybackStatus", .string, get: { .string(status.value.withLock { $0 }) }),
+                ]),
+            ])
+            _ = try await connection.requestName(busName)
+        }
+
+        func set(_ value: String) {
+            status.value.withLock { $0 = value }
+            object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["PlaybackStatus"])
+        }
+    }
+
+    private final class StatusBox: Sendable {
+        let value = Mutex("Stopped")
+    }
+
+    private final class Changes: Sendable {
+        let seen = Mutex<[String]>([])
+        func append(_ player: ActivePlayer?) { seen.withLock { $0.append(player?.busName ?? "none") } }
+        var all: [String] { seen.withLock { $0 } }
+    }
+
+    func testActiveChangesAreAnnouncedAtOnceThenInOrder() async throws {
+        let arbiterConnection = try connect()
+        let arbiter = PlayerArbiter(connection: arbiterConnection, log: { _ in })
+        let changes = Changes()
+        let subscription = arbiter.onActiveChange { changes.append($0) }
+        XCTAssertEqual(changes.all, ["none"], "the current value at once")
+        arbiter.start()
+
+        let first = try await TestPlayer(try connect(), name: "first", status: "Playing")
+        var ok = await eventually(timeout: .seconds(5)) { changes.all == ["none", first.busName] }
+        XCTAssertTrue(ok, "\(changes.all)")
+
+        let second = try await TestPlayer(try connect(), name: "second", status: "Paused")
+        second.set("Playing")
+        ok = await eventually(timeout: .seconds(5)) { changes.all.last == second.busName }
+        XCTAssertTrue(ok, "\(changes.all)")
+        second.set("Stopped")
+        ok = await eventually(timeout: .seconds(5)) { changes.all.last == first.busName }
+        XCTAssertTrue(ok, "\(changes.all)")
+        first.connection.close()
+        ok = await eventually(timeout: .seconds(5)) { changes.all.last == "none" }
+        XCTAssertTrue(ok, "\(changes.all)")
+        XCTAssertEqual(changes.all, ["none", first.busName, second.busName, first.busName, "none"], "each change once")
+
+        subscription.cancel()
+        second.set("Playing")
+        ok = await eventually(timeout: .seconds(5)) { arbiter.active?.busName == second.busName }
+        XCTAssertTrue(ok)
+        XCTAssertEqual(changes.all.count, 5, "a cancelled subscription hears nothing more")
+        arbiter.stop()
+        XCTAssertNil(arbiter.active)
+    }
+
+    func testOneConnectionGetsAtMostSixteenPlayersRanked() async throws {
+        let arbiter = PlayerArbiter(connection: try connect(), log: { _ in })
+        arbiter.start()
+        let flood = try await TestPlayer(try connect(), name: "flood0", status: "Playing")
+        for index in 1..<20 { _ = try await flood.connection.requestName("org.mpris.MediaPlayer2.flood\(index)") }
+        let other = try await TestPlayer(try connect(), name: "other", status: "Playing")
+        let ok = await eventually(timeout: .seconds(5)) { arbiter.listing().players.contains { $0.busName == other.busName } }
+        XCTAssertTrue(ok)
+        let names = arbiter.listing().players.map(\.busName)
+        XCTAssertEqual(names.filter { $0.hasPrefix("org.mpris.MediaPlayer2.flood") }.count, 16, "\(names)")
+        arbiter.stop()
+    }
+}
