@@ -30,6 +30,7 @@ enum PlayerArbitration {
         case .suspended: "the screen lock"
         case .builtInMicMuted: "the muted microphone"
         case .routeDisconnected: "the lost route"
+        case .sleep: "the coming sleep"
         }
     }
 }
