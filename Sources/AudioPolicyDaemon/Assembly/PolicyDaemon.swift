@@ -144,6 +144,17 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
+        // MARK: the headset (issue 16)
+        // The active player, registered with BlueZ on every adapter. Its source is a stand-in (the
+        // player that started playing last) until the arbiter lands: replace the next line.
+        let activePlayers = PlayingPlayerStandIn(connection: connection); activePlayers.start()
+        let headset = HeadsetWatch.start(session: connection, log: log, activePlayer: activePlayers.onActiveChange)
+        defer {
+            headset?.stop()
+            activePlayers.stop()
+        }
+        // MARK: end of the headset
+
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         if let streams {
