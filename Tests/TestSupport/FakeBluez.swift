@@ -377,6 +377,12 @@ public final class FakeBluez: Sendable {
 
     done = []
 
+    PRESS = """import dbus.lowlevel
+    m = dbus.lowlevel.MethodCallMessage(args[0], args[1], 'org.mpris.MediaPlayer2.Player', args[2])
+    m.set_no_reply(True)
+    self.connection.send_message(m)
+    """
+
     def owner_changed(owner):
         if not owner or done:
             return
@@ -386,6 +392,22 @@ public final class FakeBluez: Sendable {
             bus.call_blocking('org.bluez', path, MOCK, 'AddMethods', 'sa(ssss)',
                               ['org.bluez.Media1', [('RegisterPlayer', 'oa{sv}', '', ''),
                                                     ('UnregisterPlayer', 'o', '', '')]])
+            # What bluetoothd does for an AVRCP button, from org.bluez's own connection: a one-way
+            # call of a registered player's method (FakeBluez.press).
+            bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
+                              ['org.mprisd.FakeBluez1', 'Press', 'sos', '', PRESS])
+            # Media1 is listed on the adapter, as bluetoothd lists it, only now that players can
+            # register there (GetManagedObjects shows it from here on; InterfacesAdded announces it).
+            bus.call_blocking('org.bluez', path, MOCK, 'AddProperty', 'ssv',
+                              ['org.bluez.Media1', 'SupportedUUIDs',
+                               dbus.Array(['0000110a-0000-1000-8000-00805f9b34fb'], signature='s')])
+            bus.call_blocking('org.bluez', '/', MOCK, 'EmitSignal', 'sssav',
+                              ['org.freedesktop.DBus.ObjectManager', 'InterfacesAdded', 'oa{sa{sv}}',
+                               [dbus.ObjectPath(path),
+                                dbus.Dictionary({'org.bluez.Media1': dbus.Dictionary(
+                                    {'SupportedUUIDs': dbus.Array(['0000110a-0000-1000-8000-00805f9b34fb'],
+                                                                  signature='s')}, signature='sv')},
+                                    signature='sa{sv}')]])
             emit({'event': 'ready', 'adapter': str(path)})
         except dbus.DBusException as e:
             sys.stderr.write('set-up failed: %s\n' % e)
