@@ -1,0 +1,77 @@
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// The daemon registers the active player with BlueZ (the dbusmock bluetoothd on a private system
+/// bus) and the headset's buttons, sent as bluetoothd sends them, reach it; a running mpris-proxy
+/// is reported with what to do. Until the arbiter lands the daemon's active player is the one that
+/// started playing last (`PlayingPlayerStandIn`).
+final class DaemonHeadsetTests: DaemonTestCase {
+    func testTheActivePlayerIsRegisteredAndTheHeadsetPausesIt() async throws {
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        try await startDaemon()
+        let first = try await startMPV()
+        let registered = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(first.uniqueName)) }
+        XCTAssertEqual(registered.properties["PlaybackStatus"]?.string, "Playing")
+
+        let second = try await startMPV()
+        try await bluez.waitForUnregisteredPlayer(registered.path)
+        let now = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(second.uniqueName)) }
+        XCTAssertEqual(bluez.currentPlayers.map(\.path), [now.path], "exactly one player registered")
+
+        // The second player interrupted the first (the policy paused it): a PLAY that reached the
+        // wrong player would start it.
+        let interrupted = await first.waitForStatus("Paused")
+        XCTAssertTrue(interrupted, "the policy pauses the first player: \(daemon?.stderr ?? "")")
+        try await press("Play", now.path, bluez: bluez, system: system)
+        await waitForDaemonLog("headset: Play → \(second.busName)")
+        try await assertStays(first, "Paused")
+
+        try await press("Pause", now.path, bluez: bluez, system: system)
+        let paused = await second.waitForStatus("Paused")
+        XCTAssertTrue(paused, "the headset's PAUSE reaches the active player: \(daemon?.stderr ?? "")")
+        try await bluez.waitForUnregisteredPlayer(now.path)
+    }
+
+    func testNothingIsRegisteredWithoutAPlayingPlayer() async throws {
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        try await startDaemon()
+        let mpv = try await startMPV()
+        let registered = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
+        try await mpv.pause()
+        try await bluez.waitForUnregisteredPlayer(registered.path)
+        XCTAssertEqual(bluez.currentPlayers.map(\.path), [])
+    }
+
+    func testARunningMPRISProxyIsReportedWithWhatToDo() async throws {
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        let proxy = try await MPRISProxy.start(session: bus, system: system, bluez: bluez)
+        defer { proxy.stop() }
+        try await startDaemon()
+        let mpv = try await startMPV()
+        _ = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
+        await waitForDaemonLog("mpris-proxy (pid \(proxy.pid))", "systemctl --user mask --now mpris-proxy.service")
+    }
+
+    // MARK: Helpers
+
+    static func element(_ owner: String) -> String {
+        "/" + String(owner.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// Presses a button on the daemon's registered player: on each of its system-bus connections
+    /// (it has one for the screen lock too, which ignores the call).
+    private func press(_ member: String, _ path: String, bluez: FakeBluez, system: TestBus) async throws {
+        let daemon = try XCTUnwrap(self.daemon)
+        let names = try await system.connections(ofProcess: daemon.pid)
+        XCTAssertFalse(names.isEmpty, "the daemon is on the system bus")
+        for name in names { try await bluez.press(member, player: path, of: name) }
+    }
+}
