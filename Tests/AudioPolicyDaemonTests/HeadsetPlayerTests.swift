@@ -176,6 +176,19 @@ final class HeadsetPlayerTests: BusTestCase {
         XCTAssertTrue(paused, "the new bluetoothd's commands are taken: \(logged.elements)")
     }
 
+    func testRegisteredAgainWhenTheAdapterComesBack() async throws {
+        try await begin()
+        let mpv = try await startMPV()
+        source.set(mpv.active)
+        _ = try await bluez.waitForRegisteredPlayer { $0.path == Self.path(of: mpv) }
+
+        try await bluez.replugAdapter()
+        let path = Self.path(of: mpv)
+        _ = try await bluez.waitForRegisteredPlayers(count: 2) { $0.path == path }
+        let unregistered = bluez.unregisteredPlayers
+        XCTAssertEqual(unregistered, [], "nothing is unregistered from an adapter that went away")
+    }
+
     // MARK: Helpers
 
     private func startMPV(paused: Bool = false) async throws -> MPVPlayer {

@@ -18,3 +18,13 @@ extension FakeBluez {
         }
     }
 }
+
+extension FakeBluez {
+    /// The adapter unplugged and plugged in again: `RemoveAdapterWithDevices` (`InterfacesRemoved`),
+    /// then the adapter added and set up as at start (`InterfacesAdded`, `Media1` with
+    /// `RegisterPlayer`). What was registered on it is gone with it, as in bluetoothd. Returns once
+    /// the adapter is back.
+    public func replugAdapter(timeout: Duration = .seconds(10)) async throws {
+        try await request(["op": "replug"], what: "replugging \(adapterPath)", timeout: timeout)
+    }
+}
