@@ -48,6 +48,20 @@ final class DaemonHeadsetTests: DaemonTestCase {
         XCTAssertEqual(bluez.currentPlayers.map(\.path), [])
     }
 
+    func testAStoppingDaemonWithdrawsItsPlayer() async throws {
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        let daemon = try await startDaemon()
+        let mpv = try await startMPV()
+        let registered = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
+
+        daemon.signal(SIGTERM)
+        let status = await daemon.waitForExit()
+        XCTAssertEqual(status, 0, daemon.stderr)
+        try await bluez.waitForUnregisteredPlayer(registered.path)
+    }
+
     func testARunningMPRISProxyIsReportedWithWhatToDo() async throws {
         let system = try useSystemBus()
         let bluez = try await FakeBluez.start(on: system)
