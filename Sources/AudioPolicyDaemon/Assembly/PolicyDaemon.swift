@@ -144,17 +144,6 @@ public enum PolicyDaemon {
         }
         defer { players.stop() }
 
-        // MARK: the headset (issue 16)
-        // The active player, registered with BlueZ on every adapter. Its source is a stand-in (the
-        // player that started playing last) until the arbiter lands: replace the next line.
-        let activePlayers = PlayingPlayerStandIn(connection: connection); activePlayers.start()
-        let headset = HeadsetWatch.start(session: connection, log: log, activePlayer: activePlayers.onActiveChange)
-        defer {
-            headset?.stop()
-            activePlayers.stop()
-        }
-        // MARK: end of the headset
-
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         if let streams {
@@ -178,6 +167,15 @@ public enum PolicyDaemon {
         // MARK: end of audio-server streams
 
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
+
+        // MARK: the headset (issue 16)
+        // The active player, registered with BlueZ on every adapter. Until the arbiter is in, a
+        // stand-in chooses (the player that started playing last); then this line becomes
+        // `let activePlayers = arbiter`.
+        let activePlayers = PlayingPlayerStandIn.started(connection: connection)
+        let headset = HeadsetWatch.start(session: connection, log: log, activePlayer: activePlayers.onActiveChange)
+        defer { headset?.stop() }
+        // MARK: end of the headset
 
         // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
         let stopping: String?

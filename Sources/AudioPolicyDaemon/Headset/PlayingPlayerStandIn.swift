@@ -29,6 +29,14 @@ public final class PlayingPlayerStandIn: Sendable {
         self.connection = connection
     }
 
+    /// A stand-in following `connection`'s players from now on. It needs no stop: its matches go
+    /// with the connection, and the headset cancels its own subscription.
+    public static func started(connection: Connection) -> PlayingPlayerStandIn {
+        let standIn = PlayingPlayerStandIn(connection: connection)
+        standIn.start()
+        return standIn
+    }
+
     /// Starts following the session bus's players.
     public func start() {
         let names = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface, member: "NameOwnerChanged",
