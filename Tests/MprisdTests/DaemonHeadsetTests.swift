@@ -6,7 +6,7 @@ import XCTest
 /// The daemon registers the active player with BlueZ (the dbusmock bluetoothd on a private system
 /// bus) and the headset's buttons, sent as bluetoothd sends them, reach it; a running mpris-proxy
 /// is reported with what to do. Until the arbiter lands the daemon's active player is the one that
-/// started playing last (`PlayingPlayerStandIn`).
+/// started playing last (`PlayingPlayerStandIn`); what is checked here holds with the arbiter too.
 final class DaemonHeadsetTests: DaemonTestCase {
     func testTheActivePlayerIsRegisteredAndTheHeadsetPausesIt() async throws {
         let system = try useSystemBus()
@@ -33,17 +33,16 @@ final class DaemonHeadsetTests: DaemonTestCase {
         try await press("Pause", now.path, bluez: bluez, system: system)
         let paused = await second.waitForStatus("Paused")
         XCTAssertTrue(paused, "the headset's PAUSE reaches the active player: \(daemon?.stderr ?? "")")
-        try await bluez.waitForUnregisteredPlayer(now.path)
     }
 
-    func testNothingIsRegisteredWithoutAPlayingPlayer() async throws {
+    func testNothingIsRegisteredOnceThePlayerIsGone() async throws {
         let system = try useSystemBus()
         let bluez = try await FakeBluez.start(on: system)
         defer { bluez.stop() }
         try await startDaemon()
         let mpv = try await startMPV()
         let registered = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
-        try await mpv.pause()
+        mpv.kill()
         try await bluez.waitForUnregisteredPlayer(registered.path)
         XCTAssertEqual(bluez.currentPlayers.map(\.path), [])
     }
