@@ -212,12 +212,12 @@ final class HeadsetPlayerTests: BusTestCase {
     static func path(of mpv: MPVPlayer) -> String { "/org/mprisd/Headset/" + element(mpv.uniqueName) }
 }
 
-extension MPVPlayer {
+fileprivate extension MPVPlayer {
     var active: ActivePlayer { ActivePlayer(busName: busName, owner: uniqueName) }
 }
 
 /// The active-player source the arbiter will be, driven by hand.
-final class StubActivePlayer: Sendable {
+private final class StubActivePlayer: Sendable {
     private let state = Mutex<(current: ActivePlayer?, handler: (@Sendable (ActivePlayer?) -> Void)?)>((nil, nil))
 
     func subscribe(_ handler: @escaping @Sendable (ActivePlayer?) -> Void) -> EventSubscription {
@@ -239,7 +239,7 @@ final class StubActivePlayer: Sendable {
 }
 
 /// An MPRIS player that toggles on `Pause` (as tidal-hifi#800 did) and records every call.
-final class TogglingPlayer: Sendable {
+private final class TogglingPlayer: Sendable {
     let connection: Connection
     let calls = EventRecord<String>()
     private let playback = Mutex("Paused")

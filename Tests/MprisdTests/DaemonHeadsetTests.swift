@@ -61,6 +61,26 @@ final class DaemonHeadsetTests: DaemonTestCase {
         try await bluez.waitForUnregisteredPlayer(registered.path)
     }
 
+    func testTheDaemonWakesUpZeroTimesWhileTheRegisteredPlayerIsQuiet() async throws {
+        try XCTSkipUnless(MPVPlayer.isAvailable, "mpv and mpv-mpris are not installed")
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        let daemon = try await startDaemon()
+        // A long track: mpv says nothing while it plays it (a loop would be a Seeked).
+        let file = path("long.wav")
+        try WAVFile.writeCountingTone(seconds: 30, to: file)
+        let mpv = try await MPVPlayer.start(bus: bus, file: file)
+        defer { mpv.kill() }
+        _ = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
+
+        try await Task.sleep(for: .milliseconds(500))
+        let before = daemon.contextSwitches()
+        try await Task.sleep(for: .seconds(2))
+        let after = daemon.contextSwitches()
+        XCTAssertEqual(after - before, 0, "the daemon woke up while nothing happened\n\(daemon.stderr)")
+    }
+
     func testARunningMPRISProxyIsReportedWithWhatToDo() async throws {
         let system = try useSystemBus()
         let bluez = try await FakeBluez.start(on: system)
