@@ -25,6 +25,8 @@ public final class PlayingPlayerStandIn: Sendable {
         var subscriptions: [SignalSubscription] = []
     }
 
+    static let playerctld = MPRISNames.busNamePrefix + "playerctld"
+
     public init(connection: Connection) {
         self.connection = connection
     }
@@ -133,7 +135,9 @@ public final class PlayingPlayerStandIn: Sendable {
     private func update(_ change: (inout State) -> Void) {
         let (changed, handlers) = state.withLock { state -> (ActivePlayer??, [@Sendable (ActivePlayer?) -> Void]) in
             change(&state)
-            let best = state.players.filter(\.value.playing).max { $0.value.since < $1.value.since }
+            // playerctld mirrors another player's status: never the one to control.
+            let best = state.players.filter { $0.value.playing && $0.key != Self.playerctld }
+                .max { $0.value.since < $1.value.since }
             let active = best.map { ActivePlayer(busName: $0.key, owner: $0.value.owner) }
             guard active != state.current else { return (nil, []) }
             state.current = active
