@@ -244,6 +244,17 @@ public final class FakeBluez: Sendable {
         }
     }
 
+    /// Waits until `count` `RegisterPlayer` calls satisfying `condition` were made (earlier ones
+    /// count too) and returns them.
+    public func waitForRegisteredPlayers(count: Int, timeout: Duration = .seconds(10),
+                                         where condition: @escaping @Sendable (RegisteredPlayer) -> Bool)
+        async throws -> [RegisteredPlayer] {
+        try await record.wait(for: "\(count) RegisterPlayer calls on \(adapterPath)", timeout: timeout) { messages in
+            let found = Self.registrations(in: Self.calls(in: messages)).filter(condition)
+            return found.count >= count ? found : nil
+        }
+    }
+
     /// Waits for `UnregisterPlayer(path)`.
     public func waitForUnregisteredPlayer(_ path: String, timeout: Duration = .seconds(10)) async throws {
         try await record.wait(for: "UnregisterPlayer(\(path)) on \(adapterPath)", timeout: timeout) { messages in
@@ -255,17 +266,26 @@ public final class FakeBluez: Sendable {
     /// mock's own call log with `org.freedesktop.DBus.Mock.GetMethodCalls`.
     public func methodCalls(_ method: String, on path: String? = nil,
                             timeout: Duration = .seconds(10)) async throws -> [[MockValue]] {
+        try await request(["op": "calls", "path": path ?? adapterPath, "method": method],
+                          what: "GetMethodCalls(\(method))", timeout: timeout)
+    }
+
+    /// Sends `fields` (with a fresh `id`) to the helper and waits for its reply: the calls it
+    /// carries, or its error thrown.
+    @discardableResult
+    func request(_ fields: [String: String], what: String, timeout: Duration) async throws -> [[MockValue]] {
         let id = nextRequest.add(1, ordering: .relaxed).oldValue
-        let request: [String: Any] = ["id": id, "op": "calls", "path": path ?? adapterPath, "method": method]
+        var request: [String: Any] = fields
+        request["id"] = id
         let data = try JSONSerialization.data(withJSONObject: request)
         try helper.send(line: String(decoding: data, as: UTF8.self))
-        let (calls, error) = try await record.wait(for: "GetMethodCalls(\(method))", timeout: timeout) { messages in
+        let (calls, error) = try await record.wait(for: what, timeout: timeout) { messages in
             messages.lazy.compactMap { message -> ([[MockValue]]?, String?)? in
                 if case .reply(id, let calls, let error) = message { return (calls, error) }
                 return nil
             }.first
         }
-        if let error { throw TestSupportError("GetMethodCalls(\(method)) failed: \(error)") }
+        if let error { throw TestSupportError("\(what) failed: \(error)") }
         return calls ?? []
     }
 
@@ -377,19 +397,44 @@ public final class FakeBluez: Sendable {
 
     done = []
 
+    PRESS = """import dbus.lowlevel
+    m = dbus.lowlevel.MethodCallMessage(args[0], args[1], 'org.mpris.MediaPlayer2.Player', args[2])
+    m.set_no_reply(True)
+    self.connection.send_message(m)
+    """
+
     def owner_changed(owner):
         if not owner or done:
             return
         done.append(owner)
         try:
-            path = bus.call_blocking('org.bluez', '/', 'org.bluez.Mock', 'AddAdapter', 'ss', [adapter, alias])
-            bus.call_blocking('org.bluez', path, MOCK, 'AddMethods', 'sa(ssss)',
-                              ['org.bluez.Media1', [('RegisterPlayer', 'oa{sv}', '', ''),
-                                                    ('UnregisterPlayer', 'o', '', '')]])
-            emit({'event': 'ready', 'adapter': str(path)})
+            emit({'event': 'ready', 'adapter': add_adapter()})
         except dbus.DBusException as e:
             sys.stderr.write('set-up failed: %s\n' % e)
             loop.quit()
+
+    def add_adapter():
+        path = bus.call_blocking('org.bluez', '/', 'org.bluez.Mock', 'AddAdapter', 'ss', [adapter, alias])
+        bus.call_blocking('org.bluez', path, MOCK, 'AddMethods', 'sa(ssss)',
+                          ['org.bluez.Media1', [('RegisterPlayer', 'oa{sv}', '', ''),
+                                                ('UnregisterPlayer', 'o', '', '')]])
+        # What bluetoothd does for an AVRCP button, from org.bluez's own connection: a one-way
+        # call of a registered player's method (FakeBluez.press).
+        bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
+                          ['org.mprisd.FakeBluez1', 'Press', 'sos', '', PRESS])
+        # Media1 is listed on the adapter, as bluetoothd lists it, only now that players can
+        # register there (GetManagedObjects shows it from here on; InterfacesAdded announces it).
+        bus.call_blocking('org.bluez', path, MOCK, 'AddProperty', 'ssv',
+                          ['org.bluez.Media1', 'SupportedUUIDs',
+                           dbus.Array(['0000110a-0000-1000-8000-00805f9b34fb'], signature='s')])
+        bus.call_blocking('org.bluez', '/', MOCK, 'EmitSignal', 'sssav',
+                          ['org.freedesktop.DBus.ObjectManager', 'InterfacesAdded', 'oa{sa{sv}}',
+                           [dbus.ObjectPath(path),
+                            dbus.Dictionary({'org.bluez.Media1': dbus.Dictionary(
+                                {'SupportedUUIDs': dbus.Array(['0000110a-0000-1000-8000-00805f9b34fb'],
+                                                              signature='s')}, signature='sv')},
+                                signature='sa{sv}')]])
+        return str(path)
 
     bus.watch_name_owner('org.bluez', owner_changed)
 
@@ -399,6 +444,15 @@ public final class FakeBluez: Sendable {
             loop.quit()
             return False
         request = json.loads(line)
+        if request['op'] == 'replug':
+            # The adapter unplugged and plugged in again (its devices and registrations gone).
+            try:
+                bus.call_blocking('org.bluez', '/', 'org.bluez.Mock', 'RemoveAdapterWithDevices', 's', [adapter])
+                add_adapter()
+                emit({'event': 'reply', 'id': request['id'], 'calls': []})
+            except dbus.DBusException as e:
+                emit({'event': 'reply', 'id': request['id'], 'error': str(e)})
+            return True
         try:
             calls = bus.call_blocking('org.bluez', request['path'], MOCK, 'GetMethodCalls', 's',
                                       [request['method']])

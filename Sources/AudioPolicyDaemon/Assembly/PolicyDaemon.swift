@@ -181,6 +181,12 @@ public enum PolicyDaemon {
 
         log.info("mprisd \(options.version): serving \(AudioPolicyNames.busName) as \(connection.uniqueName)")
 
+        // MARK: the headset (issue 16)
+        // The arbiter's active player, registered with BlueZ on every adapter.
+        let headset = HeadsetWatch.start(session: connection, log: log, activePlayer: arbiter.onActiveChange)
+        defer { headset?.stop() }
+        // MARK: end of the headset
+
         // Why the daemon stops cleanly; nil when the bus went away. A wait that fails stops it too.
         let stopping: String?
         do throws(PosixError) {

@@ -14,5 +14,7 @@ enum BluezNames {
     static let adapterInterface = "org.bluez.Adapter1"
     static let deviceInterface = "org.bluez.Device1"
     static let transportInterface = "org.bluez.MediaTransport1"
+    /// On each adapter: where players register (`RegisterPlayer`/`UnregisterPlayer`).
+    static let mediaInterface = "org.bluez.Media1"
 
 }

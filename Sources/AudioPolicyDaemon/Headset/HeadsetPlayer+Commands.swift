@@ -1,0 +1,56 @@
+import DBus
+import RemoteControl
+
+/// The headset's commands, as bluetoothd calls them on the registered object, forwarded to the
+/// active player on the session bus.
+///
+/// Faithful: each method goes to the player as the same method (bluetoothd already mapped PLAY →
+/// `Play`, PAUSE → `Pause`, STOP → `Stop`, FORWARD → `Next`, BACKWARD → `Previous`), with one
+/// rule more: a `Pause` is sent only to a player that says it is `Playing` now (asked, not
+/// remembered), so a player that toggles on `Pause` is never started by it (tidal-hifi#800).
+///
+/// Only bluetoothd may command: the object is on the system bus, which every local user can
+/// call; a call from anyone but `org.bluez`'s owner is refused with `AccessDenied`.
+extension HeadsetPlayer {
+    func command(_ call: Message, member: String, generation: UInt64) throws(DBusError) {
+        let (target, bluez) = state.withLock { state in
+            (state.generation == generation && !state.stopped ? state.active : nil, state.bluez)
+        }
+        guard let bluez, call.sender == bluez else {
+            log("headset: \(member) from \(call.sender ?? "?") refused: only bluetoothd commands the headset player")
+            throw DBusError.accessDenied("only bluetoothd (org.bluez) commands this player")
+        }
+        guard let target else { return log("headset: \(member) dropped: that player is no longer the active one") }
+        if member == "Pause" {
+            pauseIfPlaying(target)
+        } else {
+            forward(member, call.body, to: target)
+        }
+    }
+
+    private func forward(_ member: String, _ arguments: [DBusValue], to player: ActivePlayer) {
+        log("headset: \(member) → \(player.busName)")
+        let call = Message.methodCall(destination: player.owner, path: MPRISNames.objectPath,
+                                      interface: MPRISNames.playerInterface, member: member, body: arguments)
+        session.call(call, timeout: .seconds(5)) { [log] reply in
+            if case .failure(let error) = reply { log("headset: \(member) to \(player.busName) failed: \(error.message)") }
+        }
+    }
+
+    /// `Pause` only if `PlaybackStatus` is `Playing` when asked.
+    private func pauseIfPlaying(_ player: ActivePlayer) {
+        let get = Message.methodCall(destination: player.owner, path: MPRISNames.objectPath,
+                                     interface: StandardInterfaceName.properties, member: "Get",
+                                     body: [.string(MPRISNames.playerInterface), .string("PlaybackStatus")])
+        session.call(get, timeout: .seconds(5)) { [weak self] reply in
+            guard let self else { return }
+            guard case .success(let message) = reply, case .variant(.string(let status))? = message.body.first else {
+                return self.log("headset: Pause not sent to \(player.busName): its PlaybackStatus cannot be read")
+            }
+            guard status == "Playing" else {
+                return self.log("headset: Pause not sent to \(player.busName): it is \(status), not Playing")
+            }
+            self.forward("Pause", [], to: player)
+        }
+    }
+}

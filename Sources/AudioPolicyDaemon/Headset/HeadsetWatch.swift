@@ -1,0 +1,31 @@
+import DBus
+
+/// The headset player with its own system-bus connection, made and stopped together by the daemon.
+struct HeadsetWatch {
+    let bus: Connection
+    let player: HeadsetPlayer
+
+    /// Registers `activePlayer`'s choice with BlueZ; nil (logged) without a system bus.
+    static func start(session: Connection, log: DaemonLog,
+                      activePlayer: @escaping HeadsetPlayer.ActivePlayerSource) -> HeadsetWatch? {
+        guard let bus = try? Connection(bus: .system) else {
+            log.debug("no system bus: no player is registered with BlueZ")
+            return nil
+        }
+        let player = HeadsetPlayer(session: session, system: bus, log: { log.info($0) }, warn: { log.warning($0) })
+        player.start(activePlayer: activePlayer) { result in
+            if case .failure(let error) = result { log.warning("headset: BlueZ not followed: \(error.message)") }
+        }
+        return HeadsetWatch(bus: bus, player: player)
+    }
+
+    /// Withdraws the registration and waits until the bus has the `UnregisterPlayer` calls (the
+    /// answer to `GetId` comes after them), then closes the connection.
+    func stop() {
+        player.stop()
+        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
+                                      interface: BusDaemon.interface, member: "GetId")
+        _ = try? bus.callAndWait(call, timeout: .seconds(2))
+        bus.close()
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+extension FakeBluez {
+    /// Presses an AVRCP button as bluetoothd does: from `org.bluez`'s own connection, a one-way
+    /// call (NO_REPLY_EXPECTED) of `member` (`Play`, `Pause`, `Stop`, `Next`, `Previous`) on
+    /// `org.mpris.MediaPlayer2.Player` of the player registered at `path` by `destination` (the
+    /// registering connection's unique name).
+    ///
+    /// Returns when the mock has sent the call; it says nothing about its effect.
+    public func press(_ member: String, player path: String, of destination: String) async throws {
+        let result = try await runProgram("/usr/bin/busctl",
+                                          ["--address=\(bus.address)", "call", "--allow-interactive-authorization=no",
+                                           "org.bluez", adapterPath, "org.mprisd.FakeBluez1", "Press", "sos",
+                                           destination, path, member],
+                                          timeout: .seconds(10))
+        guard result.status == 0 else {
+            throw TestSupportError("pressing \(member) on \(destination) \(path) failed: \(result.stderr)")
+        }
+    }
+}
+
+extension FakeBluez {
+    /// The adapter unplugged and plugged in again: `RemoveAdapterWithDevices` (`InterfacesRemoved`),
+    /// then the adapter added and set up as at start (`InterfacesAdded`, `Media1` with
+    /// `RegisterPlayer`). What was registered on it is gone with it, as in bluetoothd. Returns once
+    /// the adapter is back.
+    public func replugAdapter(timeout: Duration = .seconds(10)) async throws {
+        try await request(["op": "replug"], what: "replugging \(adapterPath)", timeout: timeout)
+    }
+}
