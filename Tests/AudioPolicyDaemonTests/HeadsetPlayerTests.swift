@@ -120,6 +120,29 @@ final class HeadsetPlayerTests: BusTestCase {
         }
     }
 
+    func testSeeksOfTheActivePlayerAreAnnouncedToBluetoothd() async throws {
+        try await begin()
+        // A player of our own, which seeks when told (mpv-mpris says nothing of a seek while paused).
+        let player = try await TogglingPlayer.start(on: connect(), status: "Playing")
+        let path = "/org/mprisd/Headset/" + Self.element(player.active.owner)
+        let seeked = EventRecord<Int64>()
+        let rule = MatchRule(sender: systemConnection.uniqueName, interface: "org.mpris.MediaPlayer2.Player",
+                             member: "Seeked", path: try ObjectPath(path))
+        let watcher = try Connection(address: system.address)
+        defer { watcher.close() }
+        let subscription = try await watcher.subscribe(rule) { signal in
+            if case .int64(let position)? = signal.body.first { seeked.append(position) }
+        }
+        defer { subscription.cancel() }
+        source.set(player.active)
+        _ = try await bluez.waitForRegisteredPlayer { $0.path == path }
+
+        try player.seek(to: 42_000_000)
+        let position = try await seeked.wait(for: "Seeked on the registered object: \(logged.elements)",
+                                              timeout: .seconds(5)) { $0.first }
+        XCTAssertEqual(position, 42_000_000)
+    }
+
     func testPauseIsNeverSentToAPlayerThatIsNotPlaying() async throws {
         try await begin()
         let toggler = try await TogglingPlayer.start(on: connect(), status: "Paused")
@@ -264,11 +287,16 @@ private final class TogglingPlayer: Sendable {
         let interface = Interface("org.mpris.MediaPlayer2.Player", methods: methods, properties: [
             Property("PlaybackStatus", .string) { [weak player] in .string(player?.status ?? "Stopped") },
             Property("CanControl", .boolean) { .boolean(true) },
-        ])
+        ], signals: [SignalDescription("Seeked", [Argument("Position", .int64)])])
         let exported = try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [interface])
         player.object.withLock { $0 = exported }
         _ = try await connection.requestName("org.mpris.MediaPlayer2.toggler")
         return player
+    }
+
+    /// Announces a jump to `position` (µs), as a player does after the user seeks.
+    func seek(to position: Int64) throws {
+        try object.withLock { $0 }?.emit("org.mpris.MediaPlayer2.Player", "Seeked", [.int64(position)])
     }
 
     private func called(_ member: String) {
