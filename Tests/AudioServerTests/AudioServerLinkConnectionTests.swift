@@ -35,6 +35,9 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         try await server.start(timeout: .seconds(20))
         await recorder.waitForChanges("connected") { $0.contains { $0.kind == .connected } }
         XCTAssertNil(recorder.link.absenceReason)
+        // A pipewire-pulse that has just started may have no default sink yet (WirePlumber picks
+        // it a moment later; the link reads it then): waited for, not asserted at the connection.
+        await recorder.waitFor("the default sink known") { $0.defaultSink == server.sinkName }
         XCTAssertEqual(recorder.link.inventory.defaultSink, server.sinkName)
         XCTAssertEqual(recorder.changes.first?.previous, AudioInventory())
         XCTAssertEqual(recorder.logLines.count, 2, "one line for the absence, one for the connection: \(recorder.logLines)")
