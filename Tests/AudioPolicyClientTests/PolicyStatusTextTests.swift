@@ -47,6 +47,7 @@ final class PolicyStatusTextTests: XCTestCase {
               BUS NAME                    STATUS   FLAGS
               org.mpris.MediaPlayer2.mpv  Paused   paused-by-policy,ducked
               org.mpris.MediaPlayer2.vlc  Playing  -
+            Active player: none
 
             """)
     }
@@ -62,8 +63,25 @@ final class PolicyStatusTextTests: XCTestCase {
             Sessions  none
 
             Players  none
+            Active player: none
 
             """)
+    }
+
+    func testTheActivePlayerIsOneLineAfterThePlayersAndReadsBack() throws {
+        var status = Self.sample
+        status.activePlayer = .init(busName: "org.mpris.MediaPlayer2.vlc", owner: ":1.8", status: "Playing",
+                                    reason: "playing since 14:02:11", since: 1_764_597_731.5)
+        let lines = status.text(colour: false).split(separator: "\n", omittingEmptySubsequences: false)
+        let players = try XCTUnwrap(lines.firstIndex(of: "Players"))
+        XCTAssertEqual(lines[players + 4], "Active player: org.mpris.MediaPlayer2.vlc (playing since 14:02:11)")
+        XCTAssertTrue(status.text(colour: true).contains("Active player: \u{1B}[32morg.mpris.MediaPlayer2.vlc\u{1B}[0m"),
+                      "a playing active player is green")
+        XCTAssertEqual(try PolicyStatus.decode(json: status.json()), status)
+        XCTAssertTrue(status.json().contains("\"activePlayer\""), status.json())
+        // A document without the field (an older daemon, or no player) reads as none.
+        XCTAssertNil(try PolicyStatus.decode(json: Self.sample.json()).activePlayer)
+        XCTAssertFalse(Self.sample.json().contains("activePlayer"))
     }
 
     func testOverrideThatIsNotAvailableIsShown() {

@@ -23,9 +23,14 @@ public struct PlayerListing: Codable, Sendable, Equatable {
         public var since: Double?
         /// The ignore rule that matched, if any.
         public var ignoredBy: String?
+        /// When its audio-server streams went (seconds since 1970), while they are gone and
+        /// count: it had one since it last started playing and the server is followed. Such a
+        /// player leaves its audio context after `PlayerRanking.streamsGoneLimit` (ten minutes),
+        /// and its `reason` then says so. Absent otherwise, and from a daemon older than this field.
+        public var streamsGoneSince: Double?
 
         public init(busName: String, owner: String, status: String, rank: Int?, active: Bool, pinned: Bool,
-                    reason: String, since: Double?, ignoredBy: String?) {
+                    reason: String, since: Double?, ignoredBy: String?, streamsGoneSince: Double? = nil) {
             self.busName = busName
             self.owner = owner
             self.status = status
@@ -35,6 +40,7 @@ public struct PlayerListing: Codable, Sendable, Equatable {
             self.reason = reason
             self.since = since
             self.ignoredBy = ignoredBy
+            self.streamsGoneSince = streamsGoneSince
         }
     }
 

@@ -16,6 +16,7 @@ import Posix
 /// Players
 ///   BUS NAME                    STATUS  FLAGS
 ///   org.mpris.MediaPlayer2.mpv  Paused  paused-by-policy
+/// Active player: org.mpris.MediaPlayer2.mpv (paused by session 3 (sleep) at 14:02:11)
 /// ```
 ///
 /// A daemon that follows an audio server adds an `Audio server` line to the header and the
@@ -35,6 +36,7 @@ extension PolicyStatus {
         lines.append("")
         lines += section("Players", columns: ["BUS NAME", "STATUS", "FLAGS"],
                          rows: players.map(\.row), colour: colour)
+        lines.append(activePlayerLine(colour: colour))
         lines += audioServerSections(colour: colour)
         if let apps {
             // The implicit sessions of the apps playing or recording now (`mprisd apps` also

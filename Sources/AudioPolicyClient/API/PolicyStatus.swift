@@ -111,6 +111,10 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
     /// The apps without our API seen on the audio server and their implicit sessions
     /// (PolicyStatus+Apps.swift); nil from a daemon older than issue 15.
     public var apps: [App]?
+    /// The player the media keys, `mprisd control` and the headset act on now
+    /// (PolicyStatus+ActivePlayer.swift); nil when no player is in an audio context (and from a
+    /// daemon older than issue 16).
+    public var activePlayer: ActivePlayer?
 
     public init(silentMode: Bool = false, locked: Bool = false, outputVolume: Double? = nil,
                 route: Route = Route(), sessions: [Session] = [], players: [Player] = [],

@@ -63,7 +63,11 @@ extension PlayerArbiter {
         }
         old?.signals?.cancel()
         if old != nil, added == nil { log("player \(name) went away") }
-        if let added { follow(name, added) }
+        if let old { unpairStreams(of: name, owner: old.owner) }
+        if let added {
+            follow(name, added)
+            pairStreams(of: name, added)
+        }
         announce()
     }
 

@@ -18,8 +18,13 @@ import Synchronization
 /// Like the tracker: names through `NameOwnerChanged` (subscribed first) then `ListNames` +
 /// `GetNameOwner`; per player, `PropertiesChanged` from its unique name, then one `Get` of
 /// `PlaybackStatus` (the bus delivers the answer after every signal sent before it, so applying
-/// both in arrival order leaves the newest word last). All on the connection's I/O thread, no
-/// timer; idle, it costs nothing.
+/// both in arrival order leaves the newest word last). All on the connection's I/O thread; idle,
+/// it costs nothing.
+///
+/// Where the daemon follows an audio server (`follow(audioServer:)`), it also pairs each player
+/// with the playback streams of its process tree, and a player whose streams have been gone for
+/// `PlayerRanking.streamsGoneLimit` leaves its context (PlayerArbiter+Streams.swift): one timer
+/// of the link's loop, armed only while such a deadline is pending.
 ///
 /// Thread safety: state behind one lock, never held while calling out (the bus, `pauseCause`,
 /// the handlers). Changes of the active player are announced under a second lock, in order.
@@ -32,6 +37,8 @@ public final class PlayerArbiter: Sendable {
     let pauseCause: PauseCause
     let log: Log
     let now: Clock
+    /// The players' owners' process ids, to pair them with their streams.
+    let owners: OwnerProcessIDs
     let state: Mutex<State>
     /// Held while a change of the active player is announced, so that handlers see the changes
     /// in the order they happened.
@@ -56,17 +63,23 @@ public final class PlayerArbiter: Sendable {
         var nextHandler: UInt64 = 0
         /// The active player last announced.
         var announced: ActivePlayer?
+        /// The players' streams on the audio server (PlayerArbiter+Streams.swift).
+        var streams = StreamFollowing()
     }
 
     /// An arbiter of the players on `connection` (the session bus). Nothing happens until `start`.
+    /// `streamsGoneLimit`: how long a player's streams may be gone before it leaves its
+    /// context (tests shorten it).
     public init(connection: Connection, ignore: PlayerIgnoreList = PlayerIgnoreList(),
+                streamsGoneLimit: TimeInterval = PlayerRanking.streamsGoneLimit,
                 pauseCause: @escaping PauseCause = { _, _ in nil },
                 now: @escaping Clock = { Date() }, log: @escaping Log) {
         self.connection = connection
         self.pauseCause = pauseCause
         self.log = log
         self.now = now
-        state = Mutex(State(ranking: PlayerRanking(ignore: ignore)))
+        owners = OwnerProcessIDs(connection: connection)
+        state = Mutex(State(ranking: PlayerRanking(ignore: ignore, streamsGoneLimit: streamsGoneLimit)))
     }
 
     deinit { stop() }
@@ -78,6 +91,14 @@ public final class PlayerArbiter: Sendable {
 
     /// Every player, its rank and why (`Players()`).
     public func listing() -> PlayerListing { state.withLock { $0.ranking.listing() } }
+
+    /// The active player and why, for `GetStatus` (`mprisd status`); nil: none.
+    public func activeStatus() -> PolicyStatus.ActivePlayer? {
+        listing().active.map { row in
+            PolicyStatus.ActivePlayer(busName: row.busName, owner: row.owner, status: row.status, reason: row.reason,
+                                      since: row.since, pinned: row.pinned)
+        }
+    }
 
     /// `handler` gets the active player at once, then each change of it (nil: none), on whichever
     /// thread made the change; it must not pin, unpin or cycle synchronously.
@@ -125,8 +146,11 @@ public final class PlayerArbiter: Sendable {
         return chosen
     }
 
-    /// Tells the handlers if the active player changed since the last announcement.
+    /// Tells the handlers if the active player changed since the last announcement. Every change
+    /// of the ranking passes here, so the streams' deadlines are settled first: the players due
+    /// leave their context, and the timer follows the earliest deadline left.
     func announce() {
+        settleStreams()
         announcing.withLock { _ in
             let (active, handlers) = state.withLock { state -> (ActivePlayer??, [@Sendable (ActivePlayer?) -> Void]) in
                 let active = state.ranking.active

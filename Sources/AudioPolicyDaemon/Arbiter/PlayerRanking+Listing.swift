@@ -14,7 +14,8 @@ extension PlayerRanking {
             rows.append(PlayerListing.Player(busName: entry.busName, owner: entry.owner, status: entry.status,
                                              rank: ranked ? rank : nil, active: entry.busName == active,
                                              pinned: entry.busName == pinned, reason: reason,
-                                             since: since?.timeIntervalSince1970, ignoredBy: ignoredBy))
+                                             since: since?.timeIntervalSince1970, ignoredBy: ignoredBy,
+                                             streamsGoneSince: (entry.streams.left ?? entry.streams.goneSince)?.timeIntervalSince1970))
         }
         if let pinned, let entry = entries[pinned] {
             row(entry, ranked: true, reason: "pinned by the user at \(Self.clock(pinnedAt))", since: pinnedAt)
@@ -29,14 +30,22 @@ extension PlayerRanking {
                 let reason = PlayerIgnoreList.proxies.contains(rule) ? "ignored: a proxy of other players" : "ignored by rule '\(rule)'"
                 row(entry, ranked: false, reason: reason, since: nil, ignoredBy: rule)
             } else {
-                row(entry, ranked: false, reason: Self.reason(entry), since: entry.since)
+                row(entry, ranked: false, reason: Self.reason(entry), since: entry.streams.left ?? entry.since)
             }
         }
         return PlayerListing(players: rows)
     }
 
-    /// `playing since 14:02:11`, `paused by the user at …`, `stopped at …`, `never seen playing`.
+    /// `playing since 14:02:11`, `paused by the user at …`, `stopped at …`, `never seen playing`,
+    /// `its streams gone since …`.
     static func reason(_ entry: Entry) -> String {
+        if !entry.inContext, let left = entry.streams.left, entry.status != "Stopped" {
+            // A stream back while Paused does not bring it back: its next Playing does.
+            if entry.streams.present == true {
+                return "\(entry.status.lowercased()), its streams were gone since \(clock(left)): in no audio context until it plays"
+            }
+            return "\(entry.status.lowercased()), its streams gone since \(clock(left)): in no audio context"
+        }
         switch (entry.status, entry.inContext) {
         case ("Playing", _): return "playing since \(clock(entry.since))"
         case ("Paused", true): return "paused by \(entry.pausedBy ?? "the user") at \(clock(entry.since))"

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// Never chosen: a stopped player (Stop leaves the context), one never seen playing (an idle
 /// browser tab that says Paused — brave-browser#47772; a player found paused when the daemon
-/// started counts as one), and one on the ignore list. Our own `mprisd play` players and foreign
+/// started counts as one), one whose audio-server streams have been gone for `goneLimit`
+/// (PlayerRanking+Streams.swift), and one on the ignore list. Our own `mprisd play` players and foreign
 /// players rank together: the ranking only sees MPRIS names.
 public struct PlayerRanking: Sendable {
     /// One MPRIS name as the ranking sees it.
@@ -23,15 +24,17 @@ public struct PlayerRanking: Sendable {
         /// `Playing`, `Paused`, `Stopped`, as last said (anything else counts as Stopped).
         public fileprivate(set) var status: String
         /// It played and has not stopped since: it may be chosen.
-        public fileprivate(set) var inContext = false
+        public internal(set) var inContext = false
         /// The order of its last start (higher: later); meaningful while playing.
-        fileprivate(set) var startOrder: UInt64 = 0
+        var startOrder: UInt64 = 0
         /// The order of its last moment of activity (a start or a pause).
-        fileprivate(set) var activeOrder: UInt64 = 0
+        var activeOrder: UInt64 = 0
         /// When the current state began (playing since, paused at, stopped at).
-        public fileprivate(set) var since: Date?
+        public internal(set) var since: Date?
         /// Who paused it, when it is paused in context: nil for the user.
         public fileprivate(set) var pausedBy: String?
+        /// Its audio-server streams (PlayerRanking+Streams.swift).
+        public internal(set) var streams = StreamWatch()
 
         var isPlaying: Bool { status == "Playing" }
     }
@@ -53,15 +56,19 @@ public struct PlayerRanking: Sendable {
         }
     }
 
-    public private(set) var entries: [String: Entry] = [:]
+    public internal(set) var entries: [String: Entry] = [:]
     /// The bus name the user pinned, while it exists.
     public private(set) var pinned: String?
     public private(set) var pinnedAt: Date?
     public let ignore: PlayerIgnoreList
-    private var order: UInt64 = 0
+    /// How long a player's streams may be gone before it leaves its audio context
+    /// (`streamsGoneLimit` unless a test says otherwise).
+    public let goneLimit: TimeInterval
+    var order: UInt64 = 0
 
-    public init(ignore: PlayerIgnoreList = PlayerIgnoreList()) {
+    public init(ignore: PlayerIgnoreList = PlayerIgnoreList(), streamsGoneLimit: TimeInterval = PlayerRanking.streamsGoneLimit) {
         self.ignore = ignore
+        goneLimit = streamsGoneLimit
     }
 
     // MARK: What the players say
@@ -94,6 +101,7 @@ public struct PlayerRanking: Sendable {
             entry.inContext = true
             entry.startOrder = order
             entry.activeOrder = order
+            entry.streams.started()
         case "Paused":
             // Paused after playing stays in its context; paused from Stopped (a track loaded)
             // never entered one.
@@ -104,6 +112,7 @@ public struct PlayerRanking: Sendable {
             }
         default:
             entry.inContext = false
+            entry.streams.left = nil  // a stop says why by itself
         }
         entries[busName] = entry
     }

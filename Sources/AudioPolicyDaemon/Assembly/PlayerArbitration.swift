@@ -1,5 +1,7 @@
 import AudioPolicyClient
+import AudioServer
 import DBus
+import Foundation
 import SessionCore
 
 /// The daemon's player arbiter (issue 16): made, wired to the policy object and started.
@@ -7,20 +9,42 @@ enum PlayerArbitration {
     /// An arbiter following `connection`'s players, served by `service`, asked about pauses of
     /// the policy through the tracker's sessions (foreign players) and the service's (our own
     /// clients, which pause themselves when their session is interrupted).
+    /// The arbiter also pairs the players with their streams on `audioServer`'s server (before
+    /// the link starts: the caller passes it every change, `PlayerArbiter.inventoryChanged`).
     static func start(connection: Connection, service: PolicyService, players: ForeignPlayerTracker,
-                      system: AudioSystem, ignore: PlayerIgnoreList,
+                      system: AudioSystem, ignore: PlayerIgnoreList, audioServer: AudioServerLink,
                       label: @escaping @Sendable (SessionID) -> String?, log: DaemonLog) -> PlayerArbiter {
-        let arbiter = PlayerArbiter(connection: connection, ignore: ignore, pauseCause: { busName, owner in
+        let limit = streamsGoneLimit(log: log)
+        let arbiter = PlayerArbiter(connection: connection, ignore: ignore, streamsGoneLimit: limit, pauseCause: { busName, owner in
             let ids = players.sessionID(of: busName).map { [$0] } ?? service.sessionIDs(ownedBy: owner)
             let cause = ids.lazy.compactMap { system.engine.session($0)?.interruptedBy }.first
             return cause.map { describe($0, label: label) }
         }, log: { log.info($0) })
         if !ignore.rules.isEmpty { log.info("players ignored by the media keys: \(ignore.rules.joined(separator: ", "))") }
+        arbiter.follow(audioServer: audioServer)
         service.follow(arbiter: arbiter)
         arbiter.start { result in
             if case .failure(let error) = result { log.warning("players not arbitrated: \(error)") }
         }
         return arbiter
+    }
+
+    /// The environment variable that shortens `PlayerRanking.streamsGoneLimit`, in seconds: for
+    /// tests, which cannot wait ten minutes. Not a setting: nobody else should need it.
+    static let streamsGoneLimitVariable = "MPRISD_TEST_STREAMS_GONE_LIMIT"
+
+    /// `PlayerRanking.streamsGoneLimit`, or the test's (`streamsGoneLimitVariable`: a positive
+    /// number of seconds; anything else is said in the log and ignored).
+    static func streamsGoneLimit(log: DaemonLog) -> TimeInterval {
+        guard let text = ProcessInfo.processInfo.environment[streamsGoneLimitVariable] else {
+            return PlayerRanking.streamsGoneLimit
+        }
+        guard let seconds = TimeInterval(text), seconds.isFinite, seconds > 0 else {
+            log.warning("\(streamsGoneLimitVariable)='\(text)' is not a positive number of seconds; ignored")
+            return PlayerRanking.streamsGoneLimit
+        }
+        log.info("players leave their audio context \(text) s after their streams went (\(streamsGoneLimitVariable))")
+        return seconds
     }
 
     /// `session 3 (mprisd run)`, `the screen lock`, … for `mprisd players`.

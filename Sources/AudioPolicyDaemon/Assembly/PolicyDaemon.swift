@@ -147,7 +147,7 @@ public enum PolicyDaemon {
         // MARK: arbiter (issue 16) — the one choice of the player the media keys and the headset act on.
         let arbiter = PlayerArbitration.start(
             connection: connection, service: service, players: players, system: system, ignore: options.ignorePlayers,
-            label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
+            audioServer: audioServer, label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
         defer { arbiter.stop() }
         // MARK: end of arbiter
 
@@ -165,6 +165,7 @@ public enum PolicyDaemon {
         startAudioServer(audioServer, log: log) { change in
             serverRoutes.follow(change)
             streams?.inventoryChanged(change)
+            arbiter.inventoryChanged(change)  // players whose streams are gone leave their context
         }
         // The streams' changes are undone while the link is still up; then the link goes.
         defer {

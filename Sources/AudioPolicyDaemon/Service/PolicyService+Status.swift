@@ -21,6 +21,7 @@ extension PolicyService {
                                       available: conditions.availableOutputs.map(port)),
             sessions: sessions.map(\.status))
         status.players = followedPlayers?.players ?? []
+        status.activePlayer = playerArbiter.withLock { $0.arbiter }?.activeStatus()
         statusExtras(&status)
         return status
     }
