@@ -28,9 +28,13 @@ public struct PlayerListing: Codable, Sendable, Equatable {
         /// player leaves its audio context after `PlayerRanking.streamsGoneLimit` (ten minutes),
         /// and its `reason` then says so. Absent otherwise, and from a daemon older than this field.
         public var streamsGoneSince: Double?
+        /// Whether it has playback streams on the audio server now (those of its process tree);
+        /// absent while unknown: no server followed, or its process not known yet.
+        public var hasStreams: Bool?
 
         public init(busName: String, owner: String, status: String, rank: Int?, active: Bool, pinned: Bool,
-                    reason: String, since: Double?, ignoredBy: String?, streamsGoneSince: Double? = nil) {
+                    reason: String, since: Double?, ignoredBy: String?, streamsGoneSince: Double? = nil,
+                    hasStreams: Bool? = nil) {
             self.busName = busName
             self.owner = owner
             self.status = status
@@ -41,6 +45,7 @@ public struct PlayerListing: Codable, Sendable, Equatable {
             self.since = since
             self.ignoredBy = ignoredBy
             self.streamsGoneSince = streamsGoneSince
+            self.hasStreams = hasStreams
         }
     }
 

@@ -15,7 +15,8 @@ extension PlayerRanking {
                                              rank: ranked ? rank : nil, active: entry.busName == active,
                                              pinned: entry.busName == pinned, reason: reason,
                                              since: since?.timeIntervalSince1970, ignoredBy: ignoredBy,
-                                             streamsGoneSince: (entry.streams.left ?? entry.streams.goneSince)?.timeIntervalSince1970))
+                                             streamsGoneSince: (entry.streams.left ?? entry.streams.goneSince)?.timeIntervalSince1970,
+                                             hasStreams: entry.streams.present))
         }
         if let pinned, let entry = entries[pinned] {
             row(entry, ranked: true, reason: "pinned by the user at \(Self.clock(pinnedAt))", since: pinnedAt)

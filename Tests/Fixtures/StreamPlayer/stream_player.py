@@ -6,8 +6,11 @@ usage: stream_player.py NAME MODE FILE
   MODE readonly: Volume is readable, Set fails (org.freedesktop.DBus.Error.PropertyReadOnly)
   MODE ignored:  Set is accepted and ignored (Spotify)
   MODE missing:  there is no Volume property
-Plays FILE with `paplay --property=media.role=music`; Pause/Play only change PlaybackStatus.
-Prints "ready" once its name is owned. Exits when paplay ends or on SIGTERM.
+  MODE teardown: Volume works (Set is kept), and Pause ends its paplay — its stream goes, as
+                 Firefox tears its stream down on pause — and Play starts a new one
+Plays FILE with `paplay --property=media.role=music`; otherwise Pause/Play only change
+PlaybackStatus. Prints "ready" once its name is owned, and "stream started" / "stream ended" as
+paplay starts and is ended in teardown mode. Exits when paplay ends by itself or on SIGTERM.
 """
 import subprocess
 import sys
@@ -23,10 +26,28 @@ PROPS = "org.freedesktop.DBus.Properties"
 
 
 class Player(dbus.service.Object):
-    def __init__(self, bus, mode):
+    def __init__(self, bus, mode, path, ended):
         super().__init__(bus, "/org/mpris/MediaPlayer2")
         self.mode = mode
         self.status = "Playing"
+        self.volume = 1.0
+        self.path = path
+        self.ended = ended
+        self.child = None
+        self.start_stream()
+
+    def start_stream(self):
+        self.child = subprocess.Popen(["paplay", "--property=media.role=music", self.path])
+        child = self.child
+        GLib.child_watch_add(child.pid, lambda *args: self.ended() if self.child is child else None)
+        print("stream started", flush=True)
+
+    def end_stream(self):
+        child, self.child = self.child, None
+        if child is not None and child.poll() is None:
+            child.terminate()
+            child.wait()
+            print("stream ended", flush=True)
 
     def player_props(self):
         props = {
@@ -36,7 +57,7 @@ class Player(dbus.service.Object):
             "Metadata": dbus.Dictionary({"mpris:trackid": dbus.ObjectPath("/org/mprisd/test/track/1")}, signature="sv"),
         }
         if self.mode != "missing":
-            props["Volume"] = dbus.Double(1.0)
+            props["Volume"] = dbus.Double(self.volume)
         return props
 
     @dbus.service.method(PROPS, in_signature="ss", out_signature="v")
@@ -57,6 +78,10 @@ class Player(dbus.service.Object):
     def Set(self, interface, name, value):
         if name == "Volume" and self.mode == "ignored":
             return
+        if name == "Volume" and self.mode == "teardown":
+            self.volume = float(value)
+            self.PropertiesChanged(PLAYER, {"Volume": dbus.Double(self.volume)}, [])
+            return
         if name == "Volume" and self.mode == "readonly":
             raise dbus.exceptions.DBusException("Volume is read-only",
                                                 name="org.freedesktop.DBus.Error.PropertyReadOnly")
@@ -74,35 +99,37 @@ class Player(dbus.service.Object):
 
     @dbus.service.method(PLAYER)
     def Pause(self):
+        if self.mode == "teardown" and self.status == "Playing":
+            self.end_stream()
         self.set_status("Paused")
 
     @dbus.service.method(PLAYER)
     def Play(self):
+        if self.mode == "teardown" and self.child is None:
+            self.start_stream()
         self.set_status("Playing")
 
     @dbus.service.method(PLAYER)
     def PlayPause(self):
-        self.set_status("Paused" if self.status == "Playing" else "Playing")
+        if self.status == "Playing":
+            self.Pause()
+        else:
+            self.Play()
 
 
 def main():
     name, mode, path = sys.argv[1], sys.argv[2], sys.argv[3]
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
-    player = Player(bus, mode)
-    child = subprocess.Popen(["paplay", "--property=media.role=music", path])
     loop = GLib.MainLoop()
-
-    GLib.child_watch_add(child.pid, lambda *args: loop.quit())
+    player = Player(bus, mode, path, loop.quit)
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, 15, lambda: (loop.quit(), False)[1])
     _ = dbus.service.BusName(ROOT + "." + name, bus)
     print("ready", flush=True)
     try:
         loop.run()
     finally:
-        if child.poll() is None:
-            child.terminate()
-            child.wait()
+        player.end_stream()
 
 
 if __name__ == "__main__":
