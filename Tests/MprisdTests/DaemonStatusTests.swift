@@ -45,6 +45,37 @@ final class DaemonStatusTests: DaemonTestCase {
         XCTAssertTrue(untold, chime.stderr)
     }
 
+    func testStatusShowsTheActivePlayerAndWhy() async throws {
+        try await startDaemon()
+        let none = try await mprisd(["status"])
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertTrue(none.stdout.split(separator: "\n").contains("Active player: none"), none.stdout)
+        let noneJSON = try await cliStatus()
+        XCTAssertNil(noneJSON.activePlayer, noneJSON.json)
+
+        let mpv = try await startMPV()
+        let playing = try await waitForStatus("mpv is the active player") { $0.activePlayer?.busName == mpv.busName }
+        XCTAssertEqual(playing.activePlayer?.owner, mpv.uniqueName)
+        XCTAssertEqual(playing.activePlayer?.status, "Playing")
+        XCTAssertTrue(playing.activePlayer?.reason.hasPrefix("playing since ") ?? false, playing.json)
+        XCTAssertNotNil(playing.activePlayer?.since)
+        XCTAssertEqual(playing.activePlayer?.pinned, false)
+        let text = try await mprisd(["status"])
+        let line = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.hasPrefix("Active player: ") }, text.stdout)
+        XCTAssertTrue(line.wholeMatch(of: /Active player: org\.mpris\.MediaPlayer2\.mpv \(playing since \d\d:\d\d:\d\d\)/) != nil,
+                      String(line))
+
+        try await mpv.pause()
+        try await waitForStatus("paused by the user, still the active player") {
+            $0.activePlayer?.busName == mpv.busName && $0.activePlayer?.reason.hasPrefix("paused by the user at ") == true
+        }
+        let stopped = try await mprisd(["control", "stop"])
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        try await waitForStatus("stopped: no active player") { $0.activePlayer == nil }
+        let after = try await mprisd(["status"])
+        XCTAssertTrue(after.stdout.split(separator: "\n").contains("Active player: none"), after.stdout)
+    }
+
     func testRunWithADaemonExitsWithTheProgramsStatus() async throws {
         try await startDaemon()
         let result = try await mprisd(["run", "--name", "fails", "--", "sh", "-c", "exit 3"])

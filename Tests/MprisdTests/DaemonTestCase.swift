@@ -290,13 +290,24 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         var present: Bool
     }
 
+    /// The player the keys act on (issue 16); absent: none.
+    struct ActivePlayer: Decodable {
+        var busName: String
+        var owner: String
+        var status: String
+        var reason: String
+        var since: Double?
+        var pinned: Bool
+    }
+
     var sessions: [Session]
     var players: [Player]
     var apps: [App]?
+    var activePlayer: ActivePlayer?
     var json = ""
 
     private enum CodingKeys: String, CodingKey {
-        case version, silentMode, locked, outputVolume, route, sessions, players, apps
+        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer
     }
 
     static func decode(_ json: String) throws -> DaemonStatus {
