@@ -134,7 +134,8 @@ final class PolicyStatusAudioServerTests: XCTestCase {
     func testSampleAsText() {
         let lines = Self.sample.text(colour: false).split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(lines[5], "Audio server  connected to pulseaudio 16.1 at /run/user/1000/pulse/native")
-        XCTAssertEqual(Array(lines[11...]).joined(separator: "\n"), """
+        XCTAssertEqual(lines[10], "Active player: none")
+        XCTAssertEqual(Array(lines[12...]).joined(separator: "\n"), """
             Streams
               ID  APP      ROLE   DIRECTION          DEVICE                             VOLUME  STATE         SESSION   DAEMON
               12  Firefox  music  playback           alsa_output.analog-stereo          30%     running       mpv (#4)  ducked
