@@ -183,6 +183,33 @@ final class HeadsetPlayerTests: BusTestCase {
         XCTAssertEqual(status, "Paused")
     }
 
+    func testTheHeadsetsRepeatAndShuffleSettingsReachTheActivePlayer() async throws {
+        try await begin()
+        let mpv = try await startMPV(paused: true)
+        source.set(mpv.active)
+        let path = Self.path(of: mpv)
+        _ = try await bluez.waitForRegisteredPlayer { $0.path == path }
+
+        try await bluez.setSetting("LoopStatus", ["s", "Track"], player: path, of: systemConnection.uniqueName)
+        let loop = try await waitForProperty("LoopStatus", of: mpv) { $0 == .string("Track") }
+        XCTAssertTrue(loop, "the headset's repeat setting reaches the player: \(logged.elements)")
+
+        try await bluez.setSetting("Shuffle", ["b", "true"], player: path, of: systemConnection.uniqueName)
+        let shuffle = try await waitForProperty("Shuffle", of: mpv) { $0 == .boolean(true) }
+        XCTAssertTrue(shuffle, "the headset's shuffle setting reaches the player: \(logged.elements)")
+
+        // Anyone else on the system bus is refused, and the player keeps its setting.
+        let result = try await runProgram("/usr/bin/busctl",
+                                          ["--address=\(system.address)", "set-property", systemConnection.uniqueName,
+                                           path, "org.mpris.MediaPlayer2.Player", "LoopStatus", "s", "None"],
+                                          timeout: .seconds(10))
+        XCTAssertNotEqual(result.status, 0, "another system-bus client is refused")
+        XCTAssertTrue(result.stderr.contains("Access denied"), result.stderr)
+        try await Task.sleep(for: .milliseconds(300))
+        let kept = try await mpv.property("LoopStatus")
+        XCTAssertEqual(kept, .string("Track"))
+    }
+
     func testRegisteredAgainWhenBluetoothdComesBack() async throws {
         try await begin()
         let mpv = try await startMPV()
@@ -222,6 +249,17 @@ final class HeadsetPlayerTests: BusTestCase {
         let settled = await mpv.waitForStatus(paused ? "Paused" : "Playing")
         XCTAssertTrue(settled)
         return mpv
+    }
+
+    /// Whether `name` of the player reaches a value `accepted` within 5 s.
+    private func waitForProperty(_ name: String, of mpv: MPVPlayer,
+                                 _ accepted: (DBusValue) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if accepted(try await mpv.property(name)) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     private func press(_ member: String, _ mpv: MPVPlayer) async throws {

@@ -136,7 +136,8 @@ public final class MPVPlayer: Sendable {
                                    timeout: .seconds(5))
     }
 
-    private func property(_ name: String) async throws -> DBusValue {
+    /// A property of its `org.mpris.MediaPlayer2.Player`, unwrapped from its variant.
+    public func property(_ name: String) async throws -> DBusValue {
         let reply = try await control.call(destination: uniqueName, path: Self.path,
                                            interface: "org.freedesktop.DBus.Properties", member: "Get",
                                            [.string(Self.interface), .string(name)], timeout: .seconds(5))
