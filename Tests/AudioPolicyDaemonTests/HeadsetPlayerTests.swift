@@ -210,6 +210,30 @@ final class HeadsetPlayerTests: BusTestCase {
         XCTAssertEqual(kept, .string("Track"))
     }
 
+    func testTheHeadsetsSeekReachesTheActivePlayer() async throws {
+        try await begin()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("headset-\(UUID().uuidString.prefix(8)).wav").path
+        try WAVFile.writeCountingTone(seconds: 30, to: file)
+        let mpv = try await MPVPlayer.start(bus: bus, file: file, paused: true)
+        mpvs.append(mpv)
+        // mpv says Paused before its file is open; a seek lands once the track's length is known.
+        let loaded = try await waitForProperty("Metadata", of: mpv) { value in
+            guard case .dictionary(_, _, let entries) = value else { return false }
+            return entries.contains { $0.key == .string("mpris:length") }
+        }
+        XCTAssertTrue(loaded, "mpv opened its file")
+        source.set(mpv.active)
+        let path = Self.path(of: mpv)
+        _ = try await bluez.waitForRegisteredPlayer { $0.path == path }
+
+        try await bluez.seek(by: 12_000_000, player: path, of: systemConnection.uniqueName)
+        let moved = try await waitForProperty("Position", of: mpv) { value in
+            if case .int64(let position) = value { return position >= 11_000_000 }
+            return false
+        }
+        XCTAssertTrue(moved, "the headset's Seek reaches the player: \(logged.elements)")
+    }
+
     func testRegisteredAgainWhenBluetoothdComesBack() async throws {
         try await begin()
         let mpv = try await startMPV()

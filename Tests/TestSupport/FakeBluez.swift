@@ -402,6 +402,12 @@ public final class FakeBluez: Sendable {
     m.set_no_reply(True)
     self.connection.send_message(m)
     """
+    SEEK = """import dbus.lowlevel
+    m = dbus.lowlevel.MethodCallMessage(args[0], args[1], 'org.mpris.MediaPlayer2.Player', 'Seek')
+    m.append(args[2], signature='x')
+    m.set_no_reply(True)
+    self.connection.send_message(m)
+    """
     SETTING = """import dbus.lowlevel
     m = dbus.lowlevel.MethodCallMessage(args[0], args[1], 'org.freedesktop.DBus.Properties', 'Set')
     m.append('org.mpris.MediaPlayer2.Player', args[2], args[3], signature='ssv')
@@ -428,6 +434,9 @@ public final class FakeBluez: Sendable {
         # call of a registered player's method (FakeBluez.press).
         bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
                           ['org.mprisd.FakeBluez1', 'Press', 'sos', '', PRESS])
+        # A seek as bluetoothd forwards AVRCP's fast-forward / rewind (FakeBluez.seek).
+        bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
+                          ['org.mprisd.FakeBluez1', 'Seek', 'sox', '', SEEK])
         # An AVRCP repeat or shuffle setting, from org.bluez's connection: `Set` of the
         # registered player's LoopStatus or Shuffle (FakeBluez.setSetting).
         bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
