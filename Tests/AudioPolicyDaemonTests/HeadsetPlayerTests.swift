@@ -183,6 +183,57 @@ final class HeadsetPlayerTests: BusTestCase {
         XCTAssertEqual(status, "Paused")
     }
 
+    func testTheHeadsetsRepeatAndShuffleSettingsReachTheActivePlayer() async throws {
+        try await begin()
+        let mpv = try await startMPV(paused: true)
+        source.set(mpv.active)
+        let path = Self.path(of: mpv)
+        _ = try await bluez.waitForRegisteredPlayer { $0.path == path }
+
+        try await bluez.setSetting("LoopStatus", ["s", "Track"], player: path, of: systemConnection.uniqueName)
+        let loop = try await waitForProperty("LoopStatus", of: mpv) { $0 == .string("Track") }
+        XCTAssertTrue(loop, "the headset's repeat setting reaches the player: \(logged.elements)")
+
+        try await bluez.setSetting("Shuffle", ["b", "true"], player: path, of: systemConnection.uniqueName)
+        let shuffle = try await waitForProperty("Shuffle", of: mpv) { $0 == .boolean(true) }
+        XCTAssertTrue(shuffle, "the headset's shuffle setting reaches the player: \(logged.elements)")
+
+        // Anyone else on the system bus is refused, and the player keeps its setting.
+        let result = try await runProgram("/usr/bin/busctl",
+                                          ["--address=\(system.address)", "set-property", systemConnection.uniqueName,
+                                           path, "org.mpris.MediaPlayer2.Player", "LoopStatus", "s", "None"],
+                                          timeout: .seconds(10))
+        XCTAssertNotEqual(result.status, 0, "another system-bus client is refused")
+        XCTAssertTrue(result.stderr.contains("Access denied"), result.stderr)
+        try await Task.sleep(for: .milliseconds(300))
+        let kept = try await mpv.property("LoopStatus")
+        XCTAssertEqual(kept, .string("Track"))
+    }
+
+    func testTheHeadsetsSeekReachesTheActivePlayer() async throws {
+        try await begin()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("headset-\(UUID().uuidString.prefix(8)).wav").path
+        try WAVFile.writeCountingTone(seconds: 30, to: file)
+        let mpv = try await MPVPlayer.start(bus: bus, file: file, paused: true)
+        mpvs.append(mpv)
+        // mpv says Paused before its file is open; a seek lands once the track's length is known.
+        let loaded = try await waitForProperty("Metadata", of: mpv) { value in
+            guard case .dictionary(_, _, let entries) = value else { return false }
+            return entries.contains { $0.key == .string("mpris:length") }
+        }
+        XCTAssertTrue(loaded, "mpv opened its file")
+        source.set(mpv.active)
+        let path = Self.path(of: mpv)
+        _ = try await bluez.waitForRegisteredPlayer { $0.path == path }
+
+        try await bluez.seek(by: 12_000_000, player: path, of: systemConnection.uniqueName)
+        let moved = try await waitForProperty("Position", of: mpv) { value in
+            if case .int64(let position) = value { return position >= 11_000_000 }
+            return false
+        }
+        XCTAssertTrue(moved, "the headset's Seek reaches the player: \(logged.elements)")
+    }
+
     func testRegisteredAgainWhenBluetoothdComesBack() async throws {
         try await begin()
         let mpv = try await startMPV()
@@ -222,6 +273,17 @@ final class HeadsetPlayerTests: BusTestCase {
         let settled = await mpv.waitForStatus(paused ? "Paused" : "Playing")
         XCTAssertTrue(settled)
         return mpv
+    }
+
+    /// Whether `name` of the player reaches a value `accepted` within 5 s.
+    private func waitForProperty(_ name: String, of mpv: MPVPlayer,
+                                 _ accepted: (DBusValue) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if accepted(try await mpv.property(name)) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     private func press(_ member: String, _ mpv: MPVPlayer) async throws {

@@ -9,6 +9,8 @@ import XCTest
 final class ImplicitPlanTests: XCTestCase {
     private let timing = CallTiming(corkedGrace: .seconds(5), heuristicMinimum: .seconds(3))
     private let start = ContinuousClock.now
+    /// When each stream was first planned, as the stream policy records it.
+    private var appeared: [StreamID: ContinuousClock.Instant] = [:]
 
     private func stream(_ direction: StreamDirection, _ index: UInt32, name: String, pid: Int32? = 100,
                         binary: String? = "app", role: String? = nil, corked: Bool = false,
@@ -21,8 +23,9 @@ final class ImplicitPlanTests: XCTestCase {
                       rules: String = "", covered: Set<StreamID> = []) -> ImplicitPlan {
         let inventory = AudioInventory(server: ServerIdentity(name: "test", version: "1", cookie: 1),
                                        streams: Dictionary(uniqueKeysWithValues: streams.map { ($0.id, $0) }))
+        for stream in streams where appeared[stream.id] == nil { appeared[stream.id] = start + offset }
         return ImplicitPlan(inventory: inventory, classifier: StreamClassifier(rules: AppRules(parsing: rules, path: "/apps")),
-                            timing: timing, clocks: &clocks, now: start + offset) { covered.contains($0.id) }
+                            timing: timing, clocks: &clocks, appeared: appeared, now: start + offset) { covered.contains($0.id) }
     }
 
     private func plan(_ streams: [AudioStream], rules: String = "", covered: Set<StreamID> = []) -> ImplicitPlan {

@@ -34,6 +34,20 @@ final class DaemonHeadsetTests: DaemonTestCase {
         XCTAssertTrue(paused, "the headset's PAUSE reaches the active player: \(daemon?.stderr ?? "")")
     }
 
+    func testTheDaemonFollowsTheSystemBusOnOneConnection() async throws {
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        let logind = try await FakeLogind.start(on: system)
+        defer { logind.stop() }
+        let daemon = try await startDaemon()
+        let mpv = try await startMPV()
+        _ = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
+        // BlueZ for the routes and the headset, logind's lock and sleep: all on one connection.
+        let connections = try await system.connections(ofProcess: daemon.pid)
+        XCTAssertEqual(connections.count, 1, "the daemon's system-bus connections: \(connections)")
+    }
+
     func testNothingIsRegisteredOnceThePlayerIsGone() async throws {
         let system = try useSystemBus()
         let bluez = try await FakeBluez.start(on: system)

@@ -49,16 +49,27 @@ final class PlayerDeviceTests: PlayerTestCase {
         let player = try play(["--device", "pulse", "--name", "rt", file], environment: pulse.variables)
         try await waitUntil("playing") { try await self.playerctl("-p", "rt", "status") == "Playing" }
         try await Task.sleep(for: .milliseconds(1200))  // past the first device-clock anchor
-        let t1 = clock.now
+        // Each sample is bracketed by the clock before and after its playerctl (whose start-up
+        // takes tens of milliseconds on a loaded machine): the position moved at real time if its
+        // advance lies between the shortest and the longest interval the samples can span.
+        let before1 = clock.now
         let p1 = Double(try await playerctl("-p", "rt", "position")) ?? -1
+        let after1 = clock.now
         try await Task.sleep(for: .seconds(3))
-        let t2 = clock.now
+        let before2 = clock.now
         let p2 = Double(try await playerctl("-p", "rt", "position")) ?? -1
-        let wall = Double((t2 - t1).components.attoseconds) * 1e-18 + Double((t2 - t1).components.seconds)
-        XCTAssertEqual((p2 - p1) / wall, 1.0, accuracy: 0.02, "Position advanced \(p2 - p1) s in \(wall) s")
+        let after2 = clock.now
+        let shortest = seconds(before2 - after1), longest = seconds(after2 - before1)
+        let advanced = p2 - p1
+        XCTAssertGreaterThanOrEqual(advanced, shortest * 0.98, "Position advanced \(advanced) s in \(shortest)…\(longest) s")
+        XCTAssertLessThanOrEqual(advanced, longest * 1.02, "Position advanced \(advanced) s in \(shortest)…\(longest) s")
         let status = await player.waitForExit()
         XCTAssertEqual(status, 0, player.stderr + pulse.log)
         let total = clock.now - started
         XCTAssertGreaterThan(total, .milliseconds(5_900), "6 s of audio took \(total): the device paces playback")
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

@@ -20,6 +20,36 @@ extension FakeBluez {
 }
 
 extension FakeBluez {
+    /// Seeks by `microseconds` as bluetoothd does: a one-way `Seek(x)` on the player registered
+    /// at `path` by `destination`, from `org.bluez`'s connection.
+    public func seek(by microseconds: Int64, player path: String, of destination: String) async throws {
+        let result = try await runProgram("/usr/bin/busctl",
+                                          ["--address=\(bus.address)", "call", "--allow-interactive-authorization=no",
+                                           "org.bluez", adapterPath, "org.mprisd.FakeBluez1", "Seek", "sox",
+                                           destination, path, String(microseconds)],
+                                          timeout: .seconds(10))
+        guard result.status == 0 else {
+            throw TestSupportError("seeking on \(destination) \(path) failed: \(result.stderr)")
+        }
+    }
+
+    /// Changes the headset's repeat or shuffle setting as bluetoothd does: from `org.bluez`'s
+    /// own connection, a one-way `Properties.Set` of `name` (`LoopStatus`, `Shuffle`) on the
+    /// player registered at `path` by `destination`. `value` is busctl's type and value
+    /// (`["s", "Track"]`, `["b", "true"]`).
+    public func setSetting(_ name: String, _ value: [String], player path: String, of destination: String) async throws {
+        let result = try await runProgram("/usr/bin/busctl",
+                                          ["--address=\(bus.address)", "call", "--allow-interactive-authorization=no",
+                                           "org.bluez", adapterPath, "org.mprisd.FakeBluez1", "SetSetting", "sosv",
+                                           destination, path, name] + value,
+                                          timeout: .seconds(10))
+        guard result.status == 0 else {
+            throw TestSupportError("setting \(name) on \(destination) \(path) failed: \(result.stderr)")
+        }
+    }
+}
+
+extension FakeBluez {
     /// The adapter unplugged and plugged in again: `RemoveAdapterWithDevices` (`InterfacesRemoved`),
     /// then the adapter added and set up as at start (`InterfacesAdded`, `Media1` with
     /// `RegisterPlayer`). What was registered on it is gone with it, as in bluetoothd. Returns once

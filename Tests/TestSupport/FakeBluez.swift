@@ -402,6 +402,18 @@ public final class FakeBluez: Sendable {
     m.set_no_reply(True)
     self.connection.send_message(m)
     """
+    SEEK = """import dbus.lowlevel
+    m = dbus.lowlevel.MethodCallMessage(args[0], args[1], 'org.mpris.MediaPlayer2.Player', 'Seek')
+    m.append(args[2], signature='x')
+    m.set_no_reply(True)
+    self.connection.send_message(m)
+    """
+    SETTING = """import dbus.lowlevel
+    m = dbus.lowlevel.MethodCallMessage(args[0], args[1], 'org.freedesktop.DBus.Properties', 'Set')
+    m.append('org.mpris.MediaPlayer2.Player', args[2], args[3], signature='ssv')
+    m.set_no_reply(True)
+    self.connection.send_message(m)
+    """
 
     def owner_changed(owner):
         if not owner or done:
@@ -422,6 +434,13 @@ public final class FakeBluez: Sendable {
         # call of a registered player's method (FakeBluez.press).
         bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
                           ['org.mprisd.FakeBluez1', 'Press', 'sos', '', PRESS])
+        # A seek as bluetoothd forwards AVRCP's fast-forward / rewind (FakeBluez.seek).
+        bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
+                          ['org.mprisd.FakeBluez1', 'Seek', 'sox', '', SEEK])
+        # An AVRCP repeat or shuffle setting, from org.bluez's connection: `Set` of the
+        # registered player's LoopStatus or Shuffle (FakeBluez.setSetting).
+        bus.call_blocking('org.bluez', path, MOCK, 'AddMethod', 'sssss',
+                          ['org.mprisd.FakeBluez1', 'SetSetting', 'sosv', '', SETTING])
         # Media1 is listed on the adapter, as bluetoothd lists it, only now that players can
         # register there (GetManagedObjects shows it from here on; InterfacesAdded announces it).
         bus.call_blocking('org.bluez', path, MOCK, 'AddProperty', 'ssv',

@@ -38,9 +38,10 @@ public final class MPVPlayer: Sendable {
 
     /// Starts mpv on `bus` playing `file` in a loop (or paused on it), and returns once its MPRIS
     /// name is on the bus. `output` replaces `--ao=null` (`["--ao=pulse", "--audio-device=pulse/SINK"]`
-    /// to play through an audio server named in `environment`).
+    /// to play through an audio server named in `environment`). The deadline is generous: under
+    /// the ThreadSanitizer pass on two loaded cores an mpv took more than 10 s to publish its name.
     public static func start(bus: TestBus, file: String, paused: Bool = false, output: [String] = ["--ao=null"],
-                             environment: [String: String] = [:], timeout: Duration = .seconds(10)) async throws -> MPVPlayer {
+                             environment: [String: String] = [:], timeout: Duration = .seconds(30)) async throws -> MPVPlayer {
         var arguments = ["--no-config", "--idle=yes"] + output + ["--vo=null", "--no-terminal",
                          "--script=\(script)", "--loop-file=inf"]
         if paused { arguments.append("--pause") }
@@ -135,7 +136,8 @@ public final class MPVPlayer: Sendable {
                                    timeout: .seconds(5))
     }
 
-    private func property(_ name: String) async throws -> DBusValue {
+    /// A property of its `org.mpris.MediaPlayer2.Player`, unwrapped from its variant.
+    public func property(_ name: String) async throws -> DBusValue {
         let reply = try await control.call(destination: uniqueName, path: Self.path,
                                            interface: "org.freedesktop.DBus.Properties", member: "Get",
                                            [.string(Self.interface), .string(name)], timeout: .seconds(5))

@@ -8,17 +8,21 @@ import SystemContext
 /// after the wake-up the sound would come back on whatever output is there then. Implicit
 /// sessions (apps without our API or MPRIS) are spared (`StreamPolicy.implicitSessionIDs`).
 extension PolicyDaemon {
-    /// Follows logind's sleep on its own system-bus connection; nil (and a debug line) when there
-    /// is no system bus. With `enabled` false the signal is still followed, only to say in the log
+    /// Follows logind's sleep on the daemon's system-bus connection; nil (and a debug line) when
+    /// there is no system bus. With `enabled` false the signal is still followed, only to say in the log
     /// why nothing was paused (and the sleep is never delayed). `spared` is asked at each sleep.
     ///
     /// While enabled, the monitor holds logind's delay lock, released once the handler returns:
     /// the handler waits until the sessions heard of the interruption (the players' Pause calls
     /// and our clients' signals are sent) and the session bus has read all of it (`session`, a
     /// round trip), so the sleep does not freeze the machine before the pauses are on their way.
-    static func watchSleep(system: AudioSystem, session: Connection, enabled: Bool,
-                           spared: @escaping @Sendable () -> Set<SessionID>, log: DaemonLog) -> SleepWatch? {
-        guard let bus = try? Connection(bus: .system) else {
+    ///
+    /// The handler blocks the system connection's I/O thread for that while (a second at most
+    /// for the barrier): the lock, BlueZ and the headset on the same connection wait as long,
+    /// which costs nothing on a machine about to sleep.
+    static func watchSleep(system: AudioSystem, systemBus: Connection?, session: Connection, enabled: Bool,
+                           spared: @escaping @Sendable () -> Set<SessionID>, log: DaemonLog) -> SleepMonitor? {
+        guard let bus = systemBus else {
             log.debug("no system bus: sleep is not followed")
             return nil
         }
@@ -42,7 +46,7 @@ extension PolicyDaemon {
         monitor.start { result in
             if case .failure(let error) = result { log.debug("sleep not followed: \(error)") }
         }
-        return SleepWatch(bus: bus, monitor: monitor)
+        return monitor
     }
 
     /// Returns once the session bus has read every message sent before (its answer to `GetId`
@@ -51,15 +55,5 @@ extension PolicyDaemon {
         let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
                                       interface: BusDaemon.interface, member: "GetId")
         _ = try? connection.callAndWait(call, timeout: .seconds(1))
-    }
-}
-
-/// The sleep monitor and its system-bus connection, stopped together.
-struct SleepWatch {
-    let bus: Connection
-    let monitor: SleepMonitor
-    func stop() {
-        monitor.stop()
-        bus.close()
     }
 }

@@ -103,7 +103,13 @@ public enum PolicyDaemon {
         let changes = DaemonJournal(connection: connection, log: log)
         defer { changes.close() }
 
-        let routes = RouteMonitoring(control: options.control, device: nil, routing: routing) { log.info($0) }
+        // One system-bus connection for everything the daemon follows there (BlueZ for routes and
+        // the headset, logind's lock and sleep); closed after all of them stopped.
+        let systemBus = try? Connection(bus: .system)
+        if systemBus == nil { log.debug("no system bus: BlueZ, the screen lock and sleep are not followed") }
+        defer { systemBus?.close() }
+        let routes = RouteMonitoring(control: options.control, device: nil, routing: routing,
+                                     systemBus: systemBus) { log.info($0) }
         defer { routes.stop() }
 
         // MARK: Audio server routes (server-routes): sinks as ports, the default sink as the pick, the
@@ -114,7 +120,7 @@ public enum PolicyDaemon {
 
         let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
-        let lock = watchLock(system: system, log: log)
+        let lock = watchLock(system: system, bus: systemBus, log: log)
         defer { lock?.stop() }
         // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
         // follows the sessions and the link below.
@@ -175,7 +181,7 @@ public enum PolicyDaemon {
         // MARK: end of audio-server streams
 
         // MARK: sleep (issue 16) — logind's PrepareForSleep pauses every playing session.
-        let sleep = watchSleep(system: system, session: connection, enabled: options.pauseBeforeSleep,
+        let sleep = watchSleep(system: system, systemBus: systemBus, session: connection, enabled: options.pauseBeforeSleep,
                                spared: { streams?.implicitSessionIDs() ?? [] }, log: log)
         defer { sleep?.stop() }
         // MARK: end of sleep
@@ -184,7 +190,8 @@ public enum PolicyDaemon {
 
         // MARK: the headset (issue 16)
         // The arbiter's active player, registered with BlueZ on every adapter.
-        let headset = HeadsetWatch.start(session: connection, log: log, activePlayer: arbiter.onActiveChange)
+        let headset = HeadsetWatch.start(session: connection, system: systemBus, log: log,
+                                         activePlayer: arbiter.onActiveChange)
         defer { headset?.stop() }
         // MARK: end of the headset
 
@@ -287,11 +294,8 @@ public enum PolicyDaemon {
     }
 
     /// The screen lock from logind on the system bus; quiet when there is no system bus or logind.
-    private static func watchLock(system: AudioSystem, log: DaemonLog) -> LockWatch? {
-        guard let bus = try? Connection(bus: .system) else {
-            log.debug("no system bus: the screen lock is not followed")
-            return nil
-        }
+    private static func watchLock(system: AudioSystem, bus: Connection?, log: DaemonLog) -> LockMonitor? {
+        guard let bus else { return nil }
         let monitor = LockMonitor(connection: bus) { locked in
             guard locked != system.conditions.isLocked else { return }
             log.info(locked ? "screen locked" : "screen unlocked")
@@ -300,17 +304,7 @@ public enum PolicyDaemon {
         monitor.start { result in
             if case .failure(let error) = result { log.debug("screen lock not followed: \(error)") }
         }
-        return LockWatch(bus: bus, monitor: monitor)
-    }
-}
-
-/// The logind monitor and its system-bus connection, stopped together.
-private struct LockWatch {
-    let bus: Connection
-    let monitor: LockMonitor
-    func stop() {
-        monitor.stop()
-        bus.close()
+        return monitor
     }
 }
 

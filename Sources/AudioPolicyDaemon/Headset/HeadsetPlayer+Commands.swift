@@ -13,6 +13,34 @@ import RemoteControl
 /// call; a call from anyone but `org.bluez`'s owner is refused with `AccessDenied`.
 extension HeadsetPlayer {
     func command(_ call: Message, member: String, generation: UInt64) throws(DBusError) {
+        guard let target = try commandTarget(of: call, member: member, generation: generation) else { return }
+        if member == "Pause" {
+            pauseIfPlaying(target)
+        } else {
+            forward(member, call.body, to: target)
+        }
+    }
+
+    /// bluetoothd sets the headset's repeat or shuffle setting: `Set` on the active player, the
+    /// value checked first (a `LoopStatus` other than the three names is refused, as a player
+    /// would refuse it).
+    func setting(_ name: String, to value: DBusValue, call: Message, generation: UInt64) throws(DBusError) {
+        if name == "LoopStatus", case .string(let status) = value, !["None", "Track", "Playlist"].contains(status) {
+            throw DBusError.invalidArgs("LoopStatus is None, Track or Playlist, not '\(status)'")
+        }
+        guard let target = try commandTarget(of: call, member: "Set \(name)", generation: generation) else { return }
+        log("headset: \(name) = \(value) → \(target.busName)")
+        let set = Message.methodCall(destination: target.owner, path: MPRISNames.objectPath,
+                                     interface: StandardInterfaceName.properties, member: "Set",
+                                     body: [.string(MPRISNames.playerInterface), .string(name), .variant(value)])
+        session.call(set, timeout: .seconds(5)) { [log] reply in
+            if case .failure(let error) = reply { log("headset: \(name) on \(target.busName) failed: \(error.message)") }
+        }
+    }
+
+    /// The player a call from bluetoothd acts on: nil (logged) when the object's player is no
+    /// longer the active one; `AccessDenied` for a caller that is not bluetoothd.
+    private func commandTarget(of call: Message, member: String, generation: UInt64) throws(DBusError) -> ActivePlayer? {
         let (target, bluez) = state.withLock { state in
             (state.generation == generation && !state.stopped ? state.active : nil, state.bluez)
         }
@@ -20,12 +48,8 @@ extension HeadsetPlayer {
             log("headset: \(member) from \(call.sender ?? "?") refused: only bluetoothd commands the headset player")
             throw DBusError.accessDenied("only bluetoothd (org.bluez) commands this player")
         }
-        guard let target else { return log("headset: \(member) dropped: that player is no longer the active one") }
-        if member == "Pause" {
-            pauseIfPlaying(target)
-        } else {
-            forward(member, call.body, to: target)
-        }
+        if target == nil { log("headset: \(member) dropped: that player is no longer the active one") }
+        return target
     }
 
     private func forward(_ member: String, _ arguments: [DBusValue], to player: ActivePlayer) {

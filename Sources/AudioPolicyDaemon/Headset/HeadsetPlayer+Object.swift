@@ -31,9 +31,18 @@ extension HeadsetPlayer {
 
     private func interface(generation: UInt64) -> Interface {
         let properties = HeadsetPlayerProperties.declared.map { declaration in
-            Property(declaration.name, declaration.type,
-                     changeSignal: declaration.name == "Position" ? .none : .emits,
-                     get: { [weak self] in self?.shown(declaration.name, generation: generation) ?? declaration.fallback })
+            let name = declaration.name
+            // The headset's repeat and shuffle settings: bluetoothd writes them with `Set`.
+            var set: (@Sendable (DBusValue, Message) throws -> Void)?
+            if HeadsetPlayerProperties.writable.contains(name) {
+                set = { [weak self] value, call in
+                    guard let self else { return }
+                    try self.setting(name, to: value, call: call, generation: generation)
+                }
+            }
+            return Property(name, declaration.type, changeSignal: name == "Position" ? .none : .emits,
+                            get: { [weak self] in self?.shown(name, generation: generation) ?? declaration.fallback },
+                            setFromCall: set)
         }
         let forwarded = ["Play", "Pause", "PlayPause", "Stop", "Next", "Previous"].map { member in
             Method.immediate(member) { [weak self] call in

@@ -34,6 +34,10 @@ struct HeadsetPlayerProperties: Sendable, Equatable {
         ("CanControl", .boolean, .boolean(true)),
     ]
 
+    /// The properties bluetoothd sets (AVRCP's repeat and shuffle settings, profiles/audio/media.c
+    /// `set_setting`): forwarded to the active player.
+    static let writable: Set<String> = ["LoopStatus", "Shuffle"]
+
     /// The value shown for `name`: the player's, else the fallback.
     func value(_ name: String) -> DBusValue {
         values[name] ?? Self.declared.first { $0.name == name }?.fallback ?? .boolean(false)

@@ -1,14 +1,14 @@
 import DBus
 
-/// The headset player with its own system-bus connection, made and stopped together by the daemon.
+/// The headset player on the daemon's system-bus connection, made and stopped by the daemon.
 struct HeadsetWatch {
     let bus: Connection
     let player: HeadsetPlayer
 
     /// Registers `activePlayer`'s choice with BlueZ; nil (logged) without a system bus.
-    static func start(session: Connection, log: DaemonLog,
+    static func start(session: Connection, system: Connection?, log: DaemonLog,
                       activePlayer: @escaping HeadsetPlayer.ActivePlayerSource) -> HeadsetWatch? {
-        guard let bus = try? Connection(bus: .system) else {
+        guard let bus = system else {
             log.debug("no system bus: no player is registered with BlueZ")
             return nil
         }
@@ -20,12 +20,11 @@ struct HeadsetWatch {
     }
 
     /// Withdraws the registration and waits until the bus has the `UnregisterPlayer` calls (the
-    /// answer to `GetId` comes after them), then closes the connection.
+    /// answer to `GetId` comes after them). The connection stays open: it is the daemon's.
     func stop() {
         player.stop()
         let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
                                       interface: BusDaemon.interface, member: "GetId")
         _ = try? bus.callAndWait(call, timeout: .seconds(2))
-        bus.close()
     }
 }

@@ -44,8 +44,6 @@ public struct ImplicitPlan: Sendable {
         var corkedSince: [StreamID: ContinuousClock.Instant] = [:]
         /// Since when each browser input has been held together with playback of its process.
         var heldSince: [StreamID: ContinuousClock.Instant] = [:]
-        /// When each stream was first planned (`CallTiming.playerClaimWait`).
-        var firstSeen: [StreamID: ContinuousClock.Instant] = [:]
 
         public init() {}
     }
@@ -62,8 +60,11 @@ public struct ImplicitPlan: Sendable {
     static let precedence: [AppClass] = [.custom, .call, .screenReader, .prompt, .media, .game, .systemSound, .mixing]
 
     /// Plans the implicit sessions of `inventory`'s streams that `isCovered` does not claim.
+    /// `appeared`: when each stream was first seen (the stream policy's one record of it; a
+    /// stream not in it appears `now`), for `CallTiming.playerClaimWait`.
     public init(inventory: AudioInventory, classifier: StreamClassifier, timing: CallTiming,
-                clocks: inout CallClocks, now: ContinuousClock.Instant, isCovered: (AudioStream) -> Bool) {
+                clocks: inout CallClocks, appeared: [StreamID: ContinuousClock.Instant],
+                now: ContinuousClock.Instant, isCovered: (AudioStream) -> Bool) {
         var groups: [AppKey: [(AudioStream, StreamClass)]] = [:]
         for stream in inventory.sortedStreams where Self.isAppStream(stream) && !isCovered(stream) {
             let found = classifier.classify(stream, in: inventory)
@@ -74,9 +75,6 @@ public struct ImplicitPlan: Sendable {
             groups[AppKey(stream), default: []].append((stream, found))
         }
         var seenCaptures: Set<StreamID> = []
-        var seen: [StreamID: ContinuousClock.Instant] = [:]
-        for stream in inventory.streams.values { seen[stream.id] = clocks.firstSeen[stream.id] ?? now }
-        clocks.firstSeen = seen
         for (key, members) in groups {
             var call: StreamClass?
             var waiting: String?
@@ -107,7 +105,7 @@ public struct ImplicitPlan: Sendable {
                 app.wantsActive = playing && !(best.configuration?.traits.isCall ?? false)
                 // Non-mixing playback waits for an MPRIS player's claim (`playerClaimWait`).
                 if app.wantsActive, best.configuration?.traits.isMixable == false {
-                    let first = playback.compactMap { seen[$0.0.id] }.min() ?? now
+                    let first = playback.map { appeared[$0.0.id] ?? now }.min() ?? now
                     let due = first + timing.playerClaimWait
                     if now < due {
                         app.wantsActive = false

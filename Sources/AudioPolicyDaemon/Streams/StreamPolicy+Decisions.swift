@@ -67,8 +67,8 @@ extension StreamPolicy {
         var actions: [StreamAction] = []
         state.pairs = [:]
         let now = ContinuousClock.now
+        state.noteAppearances(at: now)
         for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
-            if state.appeared[stream.id] == nil { state.appeared[stream.id] = now }
             let managed = session(of: stream, in: &state)
             if let managed { state.pairs[stream.id] = managed.number }
             guard managed != nil || state.applied[stream.id] != nil else { continue }
@@ -199,6 +199,12 @@ extension StreamPolicy.State {
         watching = [:]
         undone = [:]
         settleIfClean = []
+    }
+
+    /// Records `now` as the first sight of every stream not seen before: the one clock of when a
+    /// stream appeared, for `serverSettling` and the implicit sessions' `playerClaimWait`.
+    mutating func noteAppearances(at now: ContinuousClock.Instant) {
+        for id in inventory.streams.keys where appeared[id] == nil { appeared[id] = now }
     }
 
     /// Whether stream `id` appeared less than `settling` before `now` (`serverSettling`).

@@ -91,8 +91,10 @@ extension StreamPolicy {
             var clocks = state.implicit.clocks
             let inventory = state.inventory
             let classifier = state.implicit.classifier
+            state.noteAppearances(at: now)
+            let appeared = state.appeared
             let plan = ImplicitPlan(inventory: inventory, classifier: classifier, timing: setup.timing,
-                                    clocks: &clocks, now: now) { stream in
+                                    clocks: &clocks, appeared: appeared, now: now) { stream in
                 coveringSession(of: stream, in: &state) != nil
             }
             state.implicit.clocks = clocks

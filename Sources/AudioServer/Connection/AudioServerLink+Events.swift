@@ -7,7 +7,12 @@ extension LinkCore {
     func event(_ type: UInt32, _ index: UInt32) {
         guard let context else { return }
         let facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
-        let removed = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
+        let kind = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+        let removed = kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
+        if kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue,
+           facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue {
+            fetchServerInfo()
+        }
         let request: OpaquePointer?
         switch facility {
         case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
@@ -36,12 +41,24 @@ extension LinkCore {
                 if let info { LinkCore.from(userdata)?.apply(client: info.pointee.index, decodeProplist(info.pointee.proplist)) }
             }, userdata)
         case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
-            request = pa_context_get_server_info(context, { _, info, userdata in
-                if let info { LinkCore.from(userdata)?.apply(server: info.pointee) }
-            }, userdata)
+            return fetchServerInfo()
         default:
             return
         }
+        if let request { pa_operation_unref(request) }
+    }
+
+    /// Reads the server info again (its default devices). Asked on a server event, and also when a
+    /// device comes or goes: pipewire-pulse answers a client whose view of the graph is not complete
+    /// yet with no default ("@DEFAULT_SINK@") and compares later defaults with what it last chose
+    /// for that client, so the event of the first real default can be missed (seen once in CI: a
+    /// reconnected link never learnt its default sink). A device's arrival is when a default can
+    /// first exist.
+    private func fetchServerInfo() {
+        guard let context else { return }
+        let request = pa_context_get_server_info(context, { _, info, userdata in
+            if let info { LinkCore.from(userdata)?.apply(server: info.pointee) }
+        }, userdata)
         if let request { pa_operation_unref(request) }
     }
 }

@@ -99,17 +99,28 @@ public struct Property: Sendable {
     public let type: DBusType
     public let changeSignal: ChangeSignal
     public let getter: @Sendable () throws -> DBusValue
-    public let setter: (@Sendable (DBusValue) throws -> Void)?
+    /// Takes the new value and the `Set` call that brought it (its sender, for a setter that
+    /// accepts writes from one peer only).
+    public let setter: (@Sendable (DBusValue, Message) throws -> Void)?
 
     /// Getters and setters run on the connection's I/O thread and must not block.
     public init(_ name: String, _ type: DBusType, changeSignal: ChangeSignal = .emits,
                 get: @escaping @Sendable () throws -> DBusValue,
                 set: (@Sendable (DBusValue) throws -> Void)? = nil) {
+        var setFromCall: (@Sendable (DBusValue, Message) throws -> Void)?
+        if let set { setFromCall = { value, _ in try set(value) } }
+        self.init(name, type, changeSignal: changeSignal, get: get, setFromCall: setFromCall)
+    }
+
+    /// A property whose setter also sees the `Set` call (who asked).
+    public init(_ name: String, _ type: DBusType, changeSignal: ChangeSignal = .emits,
+                get: @escaping @Sendable () throws -> DBusValue,
+                setFromCall: (@Sendable (DBusValue, Message) throws -> Void)?) {
         self.name = name
         self.type = type
         self.changeSignal = changeSignal
         self.getter = get
-        self.setter = set
+        self.setter = setFromCall
     }
 
     var isWritable: Bool { setter != nil }

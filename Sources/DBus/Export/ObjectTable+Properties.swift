@@ -54,7 +54,7 @@ extension ObjectTable {
                 guard value.hasType(property.type) else {
                     throw DBusError.invalidArgs("property \(name) is '\(property.type.code)', not '\(value.type.code)'")
                 }
-                try set(value)
+                try set(value, answer.call)
                 answer.reply([])
                 announce(path, interface, [name], on: answer.core)
             } catch let error as DBusError {

@@ -13,7 +13,8 @@ public struct RouteMonitoring: Sendable {
     private(set) var jacks: JackMonitor?
     private(set) var volume: MixerVolume?
     private(set) var bluetooth: BluetoothMonitor?
-    private(set) var systemBus: Connection?
+    /// The system-bus connection made here for BlueZ (nil when the caller lent one: it closes it).
+    private(set) var ownSystemBus: Connection?
 
     private(set) var pickWatcher: StateFileWatcher?
 
@@ -26,9 +27,12 @@ public struct RouteMonitoring: Sendable {
     public var followsBluetooth: Bool { bluetooth != nil }
 
     /// Starts watching `control` (or the card behind `device`) for `routing`, then applies the
-    /// outputs of the configuration and the user's route pick, and follows the pick.
-    public init(control: String?, device: String?, routing: SystemRouting, log: @escaping @Sendable (String) -> Void) {
-        watchBluetooth(routing: routing)
+    /// outputs of the configuration and the user's route pick, and follows the pick. BlueZ is
+    /// followed on `systemBus` when given (the daemon's one system-bus connection; it stays the
+    /// caller's), else on a connection of its own.
+    public init(control: String?, device: String?, routing: SystemRouting, systemBus: Connection? = nil,
+                log: @escaping @Sendable (String) -> Void) {
+        watchBluetooth(routing: routing, systemBus: systemBus)
         watchCard(control: control, device: device, routing: routing, log: log)
         followRoutePick(routing: routing, log: log)
     }
@@ -81,8 +85,9 @@ public struct RouteMonitoring: Sendable {
 
     /// Bluetooth headsets (BlueZ on the system bus). Quiet by design: no system bus or no BlueZ
     /// simply means no Bluetooth routes.
-    private mutating func watchBluetooth(routing: SystemRouting) {
-        guard let connection = try? Connection(bus: .system) else { return }
+    private mutating func watchBluetooth(routing: SystemRouting, systemBus: Connection?) {
+        let own = systemBus == nil ? try? Connection(bus: .system) : nil
+        guard let connection = systemBus ?? own else { return }
         let monitor = BluetoothMonitor(connection: connection) { [weak routing] event in
             switch event {
             case .connected(let port): routing?.portsConnected([port])
@@ -91,7 +96,7 @@ public struct RouteMonitoring: Sendable {
         }
         monitor.start { _ in }
         bluetooth = monitor
-        systemBus = connection
+        ownSystemBus = own
     }
 
     public func stop() {
@@ -99,6 +104,6 @@ public struct RouteMonitoring: Sendable {
         jacks?.stop()
         volume?.stop()
         bluetooth?.stop()
-        systemBus?.close()
+        ownSystemBus?.close()
     }
 }
