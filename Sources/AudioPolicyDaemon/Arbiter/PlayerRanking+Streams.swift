@@ -18,7 +18,7 @@ import Foundation
 ///   no new Playing will ever come to bring it back).
 extension PlayerRanking {
     /// Ten minutes: long enough that the user's own pause for a coffee keeps the player on the
-    /// keys even when it tears its stream down on pause (Firefox does, within seconds), short
+    /// keys even when it tears its stream down on pause (as Firefox does), short
     /// enough that a tab forgotten since the morning does not hold them all day.
     public static let streamsGoneLimit: TimeInterval = 600
 
