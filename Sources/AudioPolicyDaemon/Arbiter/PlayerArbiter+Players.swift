@@ -4,30 +4,11 @@ import RemoteControl
 
 /// Finding the players and following their `PlaybackStatus`.
 extension PlayerArbiter {
+    /// The players on the bus now (`PlayerNameListing`).
     func listPlayers(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
-        let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                         interface: BusDaemon.interface, member: "ListNames")
-        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
-            switch result {
-            case .success(let reply):
-                guard case .array(.string, let names)? = reply.body.first else { return completion(.success(())) }
-                for case .string(let name) in names where MPRISNames.isPlayerName(name) { self?.lookUpOwner(of: name) }
-                completion(.success(()))
-            case .failure(let error):
-                completion(.failure(error))
-            }
-        }
-    }
-
-    private func lookUpOwner(of name: String) {
-        let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                         interface: BusDaemon.interface, member: "GetNameOwner",
-                                         body: [.string(name)])
-        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
-            guard case .success(let reply) = result, case .string(let owner)? = reply.body.first,
-                  !owner.isEmpty else { return }
-            self?.ownerChanged(of: name, to: owner)
-        }
+        PlayerNameListing.list(on: connection, timeout: Self.callTimeout,
+                               found: { [weak self] name, owner in self?.ownerChanged(of: name, to: owner) },
+                               completion: completion)
     }
 
     /// `NameOwnerChanged(s name, s old, s new)`.

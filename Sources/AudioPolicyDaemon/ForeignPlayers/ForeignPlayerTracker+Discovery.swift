@@ -3,35 +3,11 @@ import RemoteControl
 
 /// Finding players: who owns which `org.mpris.MediaPlayer2.*` name, now and from now on.
 extension ForeignPlayerTracker {
-    /// `ListNames`, then the owner of each player name (the subscription to `NameOwnerChanged` is
-    /// already in place, so a player that appears meanwhile is not missed).
+    /// The players on the bus now (`PlayerNameListing`), proxies left out.
     func listPlayers(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
-        let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                         interface: BusDaemon.interface, member: "ListNames")
-        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
-            guard let self else { return completion(.failure(Self.stoppedError)) }
-            switch result {
-            case .success(let reply):
-                for name in Self.strings(reply.body.first) where MPRISNames.isPlayerName(name) && !PlayerIgnoreList.isProxy(name) {
-                    self.lookUpOwner(of: name)
-                }
-                completion(.success(()))
-            case .failure(let error):
-                completion(.failure(error))
-            }
-        }
-    }
-
-    private func lookUpOwner(of name: String) {
-        let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                         interface: BusDaemon.interface, member: "GetNameOwner",
-                                         body: [.string(name)])
-        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
-            // Gone again already: its NameOwnerChanged said so (or will).
-            guard case .success(let reply) = result, case .string(let owner)? = reply.body.first,
-                  !owner.isEmpty else { return }
-            self?.ownerChanged(of: name, to: owner, foundAtStart: true)
-        }
+        PlayerNameListing.list(on: connection, timeout: Self.callTimeout, include: { !PlayerIgnoreList.isProxy($0) },
+                               found: { [weak self] name, owner in self?.ownerChanged(of: name, to: owner, foundAtStart: true) },
+                               completion: { [weak self] result in completion(self == nil ? .failure(Self.stoppedError) : result) })
     }
 
     /// `NameOwnerChanged(s name, s old, s new)` from the bus.
@@ -86,11 +62,5 @@ extension ForeignPlayerTracker {
             log("\(owner) owns more than \(ForeignPlayerQuota.playersPerOwner) MPRIS names: its further names are not followed")
         }
         if let added { follow(added) }
-    }
-
-    /// The strings of an `as` (ListNames' answer); anything else gives none.
-    static func strings(_ value: DBusValue?) -> [String] {
-        guard case .array(.string, let elements)? = value else { return [] }
-        return elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 }
