@@ -1,6 +1,6 @@
 import AudioPolicyClient
 import DBus
-import Foundation
+import FoundationEssentials
 import Posix
 #if canImport(Glibc)
 import Glibc
