@@ -104,10 +104,10 @@ smaps() { # smaps PID: Rss Pss Private_Clean Private_Dirty (kB) from smaps_rollu
     awk '$1 == "Rss:" { r = $2 } $1 == "Pss:" { p = $2 } $1 == "Private_Clean:" { c = $2 } $1 == "Private_Dirty:" { d = $2 }
          END { print r, p, c, d }' "/proc/$1/smaps_rollup"
 }
-# Other processes mapping the toolchain's libFoundation: what the dynamic daemon's proportional
+# Other processes mapping the toolchain's libswiftCore: what the dynamic daemon's proportional
 # figure shares with (on a desktop, usually nothing; here, other Swift programs running).
 sharers() {
-    grep -l "swift/linux/libFoundation.so" /proc/[0-9]*/maps 2>/dev/null | grep -vc "^/proc/$1/" || true
+    grep -l "swift/linux/libswiftCore.so" /proc/[0-9]*/maps 2>/dev/null | grep -vc "^/proc/$1/" || true
 }
 log "idle memory: $MEMORY_RUNS runs of the static daemon, the dynamic daemon and playerctld"
 : > "$work/memory"
@@ -141,7 +141,7 @@ percentiles "$work/name.tsv" | awk -F'\t' '{ printf "| exec → MPRIS name, `mpr
 percentiles "$work/exit.tsv" | awk -F'\t' '{ printf "| exec → exit, `%s` | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' \
     | sed 's/`\(mprisd[^,`]*\), \([a-z]*\)`/`\1`, \2/'
 echo
-echo "| Idle, 5 s after taking its name (the run of median resident size, of $MEMORY_RUNS) | resident (kB) | proportional (kB) | private clean (kB) | private dirty (kB) | other processes mapping libFoundation.so |"
+echo "| Idle, 5 s after taking its name (the run of median resident size, of $MEMORY_RUNS) | resident (kB) | proportional (kB) | private clean (kB) | private dirty (kB) | other processes mapping the toolchain's libswiftCore.so |"
 echo "|---|---|---|---|---|---|"
 for variant in static dynamic playerctld; do
     label=$variant
