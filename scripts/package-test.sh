@@ -20,12 +20,11 @@
 # test is left alone: the test is skipped (77), saying so.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-repo=$PWD
 
 skip() { echo "package-test: skipped: $*"; exit 77; }
 (( EUID == 0 )) || skip "needs root (dpkg -i, a private mount namespace)"
-for tool in dpkg dpkg-deb apt-get lintian dbus-run-session playerctl systemd-analyze python3 readelf; do
-    command -v "$tool" >/dev/null || skip "$tool is missing (scripts/packages.txt installs it)"
+for tool in swift dpkg dpkg-deb apt-get lintian dbus-run-session playerctl systemd-analyze python3 readelf; do
+    command -v "$tool" >/dev/null || skip "$tool is missing (scripts/packages.txt installs it; swift: the toolchain)"
 done
 if dpkg-query -W -f='${Status}' mprisd 2>/dev/null | grep -q "installed\|config-files"; then
     skip "an mprisd package is installed here already, and the test would purge it (dpkg --purge mprisd first to run it)"
@@ -68,9 +67,9 @@ if ! report=$(timeout 600 lintian --fail-on error,warning --info --display-info 
     echo "$report" >&2
     fail "lintian reports errors or warnings (above)"
 fi
-# The info tags, one line each with its count (hardening-no-bindnow: Debian's default flags leave
-# bindnow out too; hardening-no-fortify-functions: no C is compiled; spelling-error-in-binary: the
-# ICU and Foundation strings linked in).
+# The info tags, one line each with its count (hardening-no-bindnow: Debian's default build flags
+# leave bindnow out too; hardening-no-fortify-functions: no C of ours is compiled;
+# spelling-error-in-binary: strings of the Swift runtime and Foundation linked in, not ours).
 grep -E "^I:" <<<"$report" | awk '{ print $3 }' | sort | uniq -c | sed 's/^ */    info: /' || true
 
 step "dpkg -i"
