@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds with warnings as errors, runs `swift test`, then
-# (scripts/tsan.sh) the threaded libraries' tests once more under ThreadSanitizer.
+# (scripts/package-test.sh) builds the Debian package, installs it, runs it without the toolchain
+# and purges it — where it can: as root with dpkg, as in CI; skipped with its reason elsewhere —
+# and last (scripts/tsan.sh) the threaded libraries' tests once more under ThreadSanitizer.
 # Each test starts its own private dbus-daemon; nothing touches the machine's buses.
-# Extra arguments go to `swift test` (for example `--filter DBusTests`) and skip the TSan pass.
+# Extra arguments go to `swift test` (for example `--filter DBusTests`) and skip the package test
+# and the TSan pass.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/install-packages.sh
@@ -25,9 +28,19 @@ else
     closing="tests: no XCTest summary found"
     (( status != 0 )) || status=1
 fi
+package=
 if (( $# == 0 )); then
+    # After the tests, not alongside them: its release build would take their CPU (2 cores in CI).
+    package_status=0
+    scripts/package-test.sh || package_status=$?
+    case $package_status in
+        0) package="package: passed (built, lintian-clean, installed, run without the toolchain, purged)" ;;
+        77) package="package: skipped (see package-test above)" ;;
+        *) package="package: FAILED"; status=1 ;;
+    esac
     scripts/tsan.sh || status=1
 fi
 # The plain closing line comes last, after the ThreadSanitizer pass (which prints its own summary).
+[[ -z $package ]] || echo "$package"
 echo "$closing"
 exit "$status"

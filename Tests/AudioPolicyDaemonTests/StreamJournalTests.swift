@@ -113,4 +113,21 @@ final class StreamJournalTests: XCTestCase {
         XCTAssertTrue(chain.contains(getppid()) || getppid() == 1, "\(chain)")
         XCTAssertEqual(ProcessAncestry.chain(from: Int32.max), [], "no such process")
     }
+
+    /// The key's encoding in the journal is the one Foundation's `addingPercentEncoding` made before
+    /// the daemon dropped Foundation's internationalization part (issue 17): journals written by an
+    /// older daemon read back, and both ways agree on every kind of character.
+    func testRestoreKeyEncodingIsFoundationsPercentEncoding() throws {
+        let plain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:._-")
+        for value in ["role:music", "app:Some App (beta) 100%", "sink-input-by-application-name:Café ☕ 音楽",
+                      "a%2", "tab\there\nnewline", "emoji:👩‍👩‍👧", String(repeating: "é", count: 300)] {
+            let key = StreamRestoreKey(value: value)
+            XCTAssertEqual(key.encoded, value.addingPercentEncoding(withAllowedCharacters: plain), value)
+            XCTAssertEqual(StreamRestoreKey(encoded: Substring(key.encoded))?.value, value, value)
+        }
+        XCTAssertEqual(StreamRestoreKey(encoded: "caf%c3%a9")?.value, "café", "lower-case hex is read, as Foundation reads it")
+        for bad in ["", "%", "%4", "%zz", "%ff", String(repeating: "x", count: 1025)] {
+            XCTAssertNil(StreamRestoreKey(encoded: Substring(bad)), "'\(bad.prefix(20))' is refused")
+        }
+    }
 }

@@ -67,4 +67,38 @@ final class ActivationTests: XCTestCase {
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.stdout.contains("\"silentMode\""), status.stdout)
     }
+
+    /// `mprisd status` is the first thing a user types after installing: with the activation file
+    /// in place it starts the daemon and shows its status (issue 17), instead of "no daemon".
+    /// Without one it still answers "no daemon" (69) and nothing is started.
+    func testStatusStartsTheDaemonThroughTheActivationFile() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DESTHOME"] = home
+        environment["MPRISD_BINARY"] = Products.path("mprisd")
+        let install = try await runProgram("/bin/bash", [repository + "/scripts/install-user.sh"], environment: environment)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let binary = home + "/.local/bin/mprisd"
+
+        var busEnvironment = ProcessInfo.processInfo.environment
+        busEnvironment["XDG_STATE_HOME"] = home + "/state"
+        busEnvironment["XDG_CONFIG_HOME"] = home + "/config"
+        busEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent"
+        let bare = try TestBus(environment: busEnvironment)
+        defer { bare.stop() }
+        let unanswered = try await runProgram(binary, ["status"], environment: bare.environment)
+        XCTAssertEqual(unanswered.status, 69, "no activation file, no daemon: \(unanswered.stderr)")
+        XCTAssertTrue(unanswered.stderr.contains("no policy daemon"), unanswered.stderr)
+
+        let bus = try TestBus(serviceDirectory: home + "/.local/share/dbus-1/services", environment: busEnvironment)
+        self.bus = bus
+        let client = try Connection(address: bus.address)
+        defer { client.close() }
+        let before = try await client.listNames()
+        XCTAssertFalse(before.contains("org.mprisd.AudioPolicy"), "nothing runs before it is needed")
+        let status = try await runProgram(binary, ["status", "--json"], environment: bus.environment)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("\"silentMode\""), status.stdout)
+        let after = try await client.listNames()
+        XCTAssertTrue(after.contains("org.mprisd.AudioPolicy"), "mprisd status started the daemon, which stays to serve")
+    }
 }

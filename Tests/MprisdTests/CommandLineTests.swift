@@ -24,6 +24,22 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// `--version` prints the version from `Version.swift` (the line the Debian package's version
+    /// is read from by scripts/package.sh), alone on the command line.
+    func testVersionIsTheOneInTheSource() async throws {
+        let source = try String(contentsOfFile: Repository.root + "/Sources/mprisd/CLI/Version.swift", encoding: .utf8)
+        let declared = try XCTUnwrap(source.split(separator: "\n").first { $0.contains("static let string = ") })
+            .split(separator: "\"").dropFirst().first.map(String.init)
+        let version = try XCTUnwrap(declared)
+        let result = try await mprisd("--version")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.split(separator: "\n").first.map(String.init), "mprisd \(version)")
+        XCTAssertTrue(result.stdout.contains("alsa-lib ") && result.stdout.contains("libsndfile"), result.stdout)
+        let extra = try await mprisd("--version", "play")
+        XCTAssertEqual(extra.status, 64)
+        XCTAssertTrue(extra.stderr.contains("--version takes no other arguments"), extra.stderr)
+    }
+
     func testBadArgumentsGiveOneLineAndStatus64() async throws {
         let cases: [([String], String)] = [
             (["frob"], "unknown command 'frob'"),

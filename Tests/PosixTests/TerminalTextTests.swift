@@ -31,3 +31,24 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.visible("abcdef", maxLength: 3), "abc…")
     }
 }
+
+/// The two helpers that replaced Foundation's `trimmingCharacters` and `padding` (issue 17).
+final class StringWhitespaceTests: XCTestCase {
+    func testTrimmingWhitespace() {
+        XCTAssertEqual("  firefox \t".trimmingWhitespace(), "firefox")
+        XCTAssertEqual("mpris-proxy\n".trimmingWhitespace(), "mpris-proxy")
+        XCTAssertEqual(" a b ".trimmingWhitespace(), "a b", "inner spaces stay")
+        XCTAssertEqual(" \n\t ".trimmingWhitespace(), "")
+        XCTAssertEqual("".trimmingWhitespace(), "")
+        XCTAssertEqual("x, y".split(separator: ",").map { $0.trimmingWhitespace() }, ["x", "y"])
+    }
+
+    func testPaddedCutsOrFills() {
+        XCTAssertEqual("Paused".padded(toLength: 7), "Paused ")
+        XCTAssertEqual("Playing".padded(toLength: 7), "Playing")
+        XCTAssertEqual("Stopped!".padded(toLength: 7), "Stopped")
+        XCTAssertEqual("é".padded(toLength: 3), "é  ")
+        XCTAssertEqual("x".padded(toLength: 0), "")
+        XCTAssertEqual("x".padded(toLength: -1), "")
+    }
+}

@@ -54,7 +54,7 @@ _mprisd() {
             elif [[ $prev == --ignore-players ]]; then
                 return
             elif [[ $cur == -* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --ignore-players --pause-before-sleep --verbose --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --ignore-players --pause-before-sleep --verbose --version --help" -- "$cur")
             else
                 mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route players player control help" -- "$cur")
             fi

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Posix
 
 /// Every MPRIS player the daemon knows, in the order the arbiter ranks them (`Players()`,
 /// `mprisd players --json`): the first one with `active` set is the one the media keys and the
@@ -76,8 +77,8 @@ public struct PlayerListing: Codable, Sendable, Equatable {
         return players.map { player in
             let mark = player.active ? "*" : " "
             let rank = player.rank.map(String.init) ?? "-"
-            let name = player.busName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            let status = player.status.padding(toLength: 7, withPad: " ", startingAt: 0)
+            let name = player.busName.padded(toLength: nameWidth)
+            let status = player.status.padded(toLength: 7)
             return "\(mark) \(rank) \(name)  \(status)  \(player.reason)"
         }.joined(separator: "\n")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `mprisd status --json` and `GetStatus`: the status document for programs (see
 /// docs/audio-policy-api.md). Sorted keys and indentation make it stable to diff and to read;

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 import RemoteControl
 
 /// Finding the players and following their `PlaybackStatus`.

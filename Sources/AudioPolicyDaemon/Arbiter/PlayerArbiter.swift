@@ -1,6 +1,6 @@
 import AudioPolicyClient
 import DBus
-import Foundation
+import FoundationEssentials
 import RemoteControl
 import SessionCore
 import Synchronization

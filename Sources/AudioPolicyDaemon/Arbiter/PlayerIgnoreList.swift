@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Posix
 
 /// The players the user never wants the media keys to reach (`daemon.ignore-players`,
 /// `--ignore-players NAME,NAME`): an idle browser tab, a notification-sound player.
@@ -18,7 +19,7 @@ public struct PlayerIgnoreList: Sendable, Hashable {
 
     /// The rules of a comma-separated list; blanks around names and empty items are dropped.
     public init(_ text: String) {
-        self.init(rules: text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        self.init(rules: text.split(separator: ",").map { $0.trimmingWhitespace() })
     }
 
     public init(rules: [String] = []) {
@@ -42,7 +43,7 @@ public struct PlayerIgnoreList: Sendable, Hashable {
 
     /// Why `text` is not a valid list (for the command line and the config file), nil if it is.
     public static func problem(in text: String) -> String? {
-        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         for name in names where !name.isEmpty {
             let valid = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
             if !valid || name.hasPrefix(".") || name.hasSuffix(".") {

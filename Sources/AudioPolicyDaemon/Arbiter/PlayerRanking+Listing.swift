@@ -1,5 +1,8 @@
 import AudioPolicyClient
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The ranking as `mprisd players` shows it: every player, its rank and why.
 extension PlayerRanking {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which player the media keys and the headset act on, and why: pure state, no I/O, fed with
 /// what the players say (`appeared`, `statusChanged`, `vanished`) and what the user asks (`pin`,

@@ -2,7 +2,7 @@ import AudioDevices
 import AudioPolicyClient
 import AudioServer
 import DBus
-import Foundation
+import FoundationEssentials
 import Posix
 import SessionCore
 import SystemContext

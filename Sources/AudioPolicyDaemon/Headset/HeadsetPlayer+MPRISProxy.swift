@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 
 /// mpris-proxy (BlueZ's tool, started by its user unit on many desktops) registers every MPRIS
 /// player with BlueZ on the same adapters; the headset then controls whichever registered first,
@@ -27,10 +31,15 @@ extension HeadsetPlayer {
         return entries.compactMap { entry -> Int32? in
             guard let pid = Int32(entry),
                   let comm = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
-                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == "mpris-proxy",
-                  let owner = (try? FileManager.default.attributesOfItem(atPath: "/proc/\(entry)"))?[.ownerAccountID]
-                    as? NSNumber, owner.uint32Value == uid else { return nil }
+                  comm.trimmingWhitespace() == "mpris-proxy",
+                  ownerID(of: "/proc/\(entry)") == uid else { return nil }
             return pid
         }.sorted()
+    }
+
+    /// The owner of `path` (`stat`), nil if it cannot be read.
+    private static func ownerID(of path: String) -> uid_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_uid : nil
     }
 }

@@ -1,6 +1,6 @@
 import AudioPolicyClient
 import DBus
-import Foundation
+import FoundationEssentials
 import SessionCore
 
 /// `GetStatus`: the document `mprisd status --json` prints.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A process and its ancestors, read from `/proc/PID/stat` (the fourth field is the parent's
 /// pid): a stream belongs to a session whose owner is the stream's process or one of its

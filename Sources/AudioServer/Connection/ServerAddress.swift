@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Posix
 
 /// Where the audio server is, found the way every libpulse client finds it: `PULSE_SERVER`, else
 /// `$XDG_RUNTIME_DIR/pulse/native`.
@@ -12,7 +13,7 @@ public enum ServerAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The address from `environment`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ServerAddress {
-        if let server = environment["PULSE_SERVER"]?.trimmingCharacters(in: .whitespaces), !server.isEmpty {
+        if let server = environment["PULSE_SERVER"]?.trimmingWhitespace(), !server.isEmpty {
             // The first of a space-separated list; `{machine-id}` prefixes name the host it is for.
             var first = Substring(server.split(separator: " ").first ?? "")
             if first.hasPrefix("{"), let end = first.firstIndex(of: "}") { first = first[first.index(after: end)...] }

@@ -2,6 +2,7 @@ import SystemContext
 
 /// What the first arguments asked for.
 enum Picked {
+    /// Help or the version was printed: nothing more to do.
     case helpShown
     case run(Command)
 }
@@ -9,6 +10,13 @@ enum Picked {
 /// The command named first (the daemon when none is), or the help asked for — which takes no
 /// other arguments: `--help extra` is as much a usage error as any stray argument.
 func pickCommand(_ arguments: inout Arguments) throws(UsageError) -> Picked {
+    if arguments.remaining.first == "--version" {
+        if let extra = arguments.remaining.dropFirst().first {
+            throw UsageError("--version takes no other arguments, not \(Excerpt.quoted(extra))")
+        }
+        Output.out(Version.text)
+        return .helpShown
+    }
     guard let first = arguments.remaining.first, !first.hasPrefix("-") else {
         if arguments.wantsHelp {
             try expectHelpAlone(arguments)

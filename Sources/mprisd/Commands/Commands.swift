@@ -22,6 +22,6 @@ enum Commands {
           mprisd player pin NAME|unpin|next  choose the player the media keys act on
           mprisd control ACTION              play-pause, next, seek… the active player
 
-        Every command takes --help. Bad arguments exit with status 64.
+        Every command takes --help; mprisd --version prints the version. Bad arguments exit with status 64.
         """
 }

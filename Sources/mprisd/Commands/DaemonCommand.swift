@@ -27,6 +27,8 @@ extension Commands {
                               players the media keys and the headset never act on
                               (firefox: org.mpris.MediaPlayer2.firefox and its instances)
               --verbose       log debug lines too
+              --version       print the version (and the ALSA and libsndfile versions)
+                              and exit; nothing else with it
               -h, --help      show this help
             """,
         run: { arguments in

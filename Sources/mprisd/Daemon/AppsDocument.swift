@@ -1,6 +1,6 @@
 import AudioPolicyClient
 import AudioPolicyDaemon
-import Foundation
+import FoundationEssentials
 
 /// `mprisd apps --json`: the apps the daemon reports and the rules file as the daemon reads it,
 /// for scripts. Stable like the status document: fields are only added.

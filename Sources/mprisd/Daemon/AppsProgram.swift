@@ -1,6 +1,6 @@
 import AudioPolicyClient
 import AudioPolicyDaemon
-import Foundation
+import FoundationEssentials
 import Posix
 import SystemContext
 

@@ -1,6 +1,6 @@
 import AudioPolicyClient
 import DBus
-import Foundation
+import FoundationEssentials
 import Posix
 #if canImport(Glibc)
 import Glibc
@@ -8,11 +8,14 @@ import Glibc
 
 /// `mprisd status`: asks the running daemon (`GetStatus`) and prints an aligned summary — coloured
 /// only on a terminal, and never with `NO_COLOR` set — or the stable JSON document with `--json`.
-/// It never starts a daemon: status reports what is, and "no daemon" is an answer.
+/// With no daemon running it asks the bus to start one (D-Bus activation), as every client does:
+/// where the activation file is installed (the Debian package, `scripts/install-user.sh`) the
+/// first `mprisd status` after login finds the daemon, not "no daemon"; where it is not, "no
+/// daemon" is the answer.
 enum StatusProgram {
     static func run(json: Bool) -> Int32 {
         let status: PolicyStatus
-        switch fetch(command: "status") {
+        switch fetch(command: "status", startingDaemon: true) {
         case .success(let fetched): status = fetched
         case .failure(let failure):
             Output.error(failure.message)
@@ -36,9 +39,10 @@ enum StatusProgram {
         let exitStatus: Int32
     }
 
-    /// The running daemon's status document (`GetStatus`), for `mprisd COMMAND`; never starts a
-    /// daemon.
-    static func fetch(command: String) -> Result<PolicyStatus, Failure> {
+    /// The daemon's status document (`GetStatus`), for `mprisd COMMAND`; with `startingDaemon`,
+    /// a daemon the bus can activate is started first (`StartServiceByName`), otherwise only a
+    /// running one is asked.
+    static func fetch(command: String, startingDaemon: Bool = false) -> Result<PolicyStatus, Failure> {
         let connection: Connection
         do {
             connection = try Connection(bus: .session)
@@ -46,7 +50,9 @@ enum StatusProgram {
             return .failure(Failure(message: "mprisd \(command): no session bus (\(error.message))", exitStatus: ExitStatus.failure))
         }
         defer { connection.close() }
-        guard PolicyClient.isDaemonAvailable(connection, timeout: .seconds(5)) else {
+        let available = startingDaemon ? SessionBroker.startDaemonIfNeeded(connection)
+                                       : PolicyClient.isDaemonAvailable(connection, timeout: .seconds(5))
+        guard available else {
             return .failure(Failure(message: "mprisd \(command): no policy daemon on the session bus (start 'mprisd' or install the user service)",
                                     exitStatus: ExitStatus.unavailable))
         }

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# The Debian package, end to end, as a user without the Swift toolchain gets it (run by
+# scripts/test.sh in CI; needs root, dpkg and apt-get, and exits 77 "skipped" without them):
+#
+#   1. scripts/package.sh builds mprisd_VERSION_ARCH.deb; lintian finds no error or warning;
+#   2. dpkg -i installs it (apt-get install -f fetches what it depends on), dpkg --verify agrees;
+#   3. the installed programs name no toolchain library, carry no RPATH, and ldd resolves nothing
+#      under the toolchain; everything below runs with the toolchain hidden: in a private mount
+#      namespace with an empty tmpfs over the toolchain's folder (so neither PATH, an ld.so.conf
+#      entry nor a cache can reach it), from a bare environment (env -i, no LD_LIBRARY_PATH);
+#   4. mprisd --version, mprisd-control --help;
+#   5. on a private session bus (dbus-run-session, the standard session configuration, which reads
+#      /usr/share/dbus-1/services): `mprisd status` starts the daemon through the installed
+#      activation file (it is /usr/bin/mprisd and maps nothing from the toolchain); `mprisd play
+#      --device null` of a short file is an MPRIS player playerctl sees and controls;
+#   6. systemd-analyze verify accepts the installed user unit (its ExecStart, its man page);
+#   7. dpkg --purge removes every file the package listed.
+#
+# The package is purged on every way out, failure included. An mprisd package installed before the
+# test is left alone: the test is skipped (77), saying so.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+skip() { echo "package-test: skipped: $*"; exit 77; }
+(( EUID == 0 )) || skip "needs root (dpkg -i, a private mount namespace)"
+for tool in swift dpkg dpkg-deb apt-get lintian dbus-run-session playerctl systemd-analyze python3 readelf; do
+    command -v "$tool" >/dev/null || skip "$tool is missing (scripts/packages.txt installs it; swift: the toolchain)"
+done
+if dpkg-query -W -f='${Status}' mprisd 2>/dev/null | grep -q "installed\|config-files"; then
+    skip "an mprisd package is installed here already, and the test would purge it (dpkg --purge mprisd first to run it)"
+fi
+
+started=$SECONDS
+step() { echo "package-test: [$((SECONDS - started)) s] $*"; }
+fail() { echo "package-test: FAILED: $*" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mprisd-package-test.XXXXXX")
+chmod 0755 "$work"
+installed=0
+cleanup() {
+    local status=$?
+    if (( installed )); then
+        timeout 120 dpkg --purge mprisd >/dev/null 2>&1 || echo "package-test: could not purge mprisd: run dpkg --purge mprisd" >&2
+    fi
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The toolchain's folder: /opt/swift for /opt/swift/usr/bin/swift (a link to swift-driver there).
+swift_folder=$(dirname "$(readlink -f "$(command -v swift)")")
+toolchain=${swift_folder%/usr/bin}
+[[ $toolchain != "$swift_folder" && -d $toolchain && -n $toolchain ]] || fail "cannot tell the toolchain's folder from $swift_folder"
+
+step "building the package (scripts/package.sh)"
+deb=$(scripts/package.sh --output "$work" | tail -n 1)
+[[ -f $deb ]] || fail "scripts/package.sh made no package"
+version=$(dpkg-deb -f "$deb" Version)
+upstream=${version%-*}
+step "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB"
+
+step "lintian"
+# --fail-on: errors and warnings both fail (the one warning that stays is overridden in the package,
+# with its reason: dist/debian/lintian-overrides). Info tags are listed, not fatal.
+if ! report=$(timeout 600 lintian --fail-on error,warning --info --display-info "$deb" 2>&1); then
+    echo "$report" >&2
+    fail "lintian reports errors or warnings (above)"
+fi
+# The info tags, one line each with its count (hardening-no-bindnow: Debian's default build flags
+# leave bindnow out too; hardening-no-fortify-functions: no C of ours is compiled;
+# spelling-error-in-binary: strings of the Swift runtime and Foundation linked in, not ours).
+grep -E "^I:" <<<"$report" | awk '{ print $3 }' | sort | uniq -c | sed 's/^ */    info: /' || true
+
+step "dpkg -i"
+installed=1
+if ! timeout 300 dpkg -i "$deb"; then
+    step "apt-get install -f (the package's dependencies)"
+    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -f -y -q --no-install-recommends
+fi
+[[ $(dpkg-query -W -f='${Status}' mprisd) == "install ok installed" ]] || fail "mprisd is not installed: $(dpkg-query -W -f='${Status}' mprisd)"
+timeout 60 dpkg --verify mprisd || fail "dpkg --verify: installed files differ from the package"
+
+step "no toolchain library in the installed programs"
+library_pattern='lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime|_InternalSwift|icu)'
+for program in /usr/bin/mprisd /usr/bin/mprisd-control; do
+    dynamic=$(readelf -d "$program")
+    if grep -E "NEEDED" <<<"$dynamic" | grep -E "\[$library_pattern"; then fail "$program needs a toolchain library"; fi
+    if grep -E "RPATH|RUNPATH" <<<"$dynamic"; then fail "$program carries a library search path"; fi
+    resolved=$(env -i PATH=/usr/bin:/bin ldd "$program")
+    if grep -F "$toolchain/" <<<"$resolved"; then fail "ldd $program resolves libraries under $toolchain"; fi
+    if grep -F "not found" <<<"$resolved"; then fail "ldd $program: a library is missing"; fi
+done
+
+# Runs a command with the toolchain out of reach. A private mount namespace with an empty
+# read-only tmpfs over the toolchain's folder hides it even from ld.so.conf and the loader's cache;
+# where namespaces are not allowed (a container without CAP_SYS_ADMIN), the bare environment and
+# the checks above (no NEEDED entry or search path to reach it) have to do, and it says so.
+home=$work/home
+mkdir -p "$home/runtime" "$home/data"
+chmod 0700 "$home/runtime"
+bare=(env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 XDG_RUNTIME_DIR="$home/runtime"
+      XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_STATE_HOME="$home/state"
+      DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent TOOLCHAIN="$toolchain")
+if unshare --mount --propagation private -- sh -c 'mount -t tmpfs -o ro,size=4k none "$1"' sh "$toolchain" 2>/dev/null; then
+    hidden() {
+        unshare --mount --propagation private -- sh -c 'mount -t tmpfs -o ro,size=4k none "$1" && shift && exec "$@"' \
+            sh "$toolchain" "${bare[@]}" "$@"
+    }
+    step "the toolchain is hidden: an empty tmpfs over $toolchain in a private mount namespace"
+    hidden sh -c '! test -e "$TOOLCHAIN/usr/bin/swift" && ! command -v swift >/dev/null' || fail "the toolchain is still visible"
+else
+    hidden() { "${bare[@]}" "$@"; }
+    step "no mount namespace here: the programs run from a bare environment (env -i), $toolchain stays on disk"
+    ! ldconfig -p | grep -F "$toolchain/" || echo "package-test: note: ld.so.conf lists $toolchain (harmless: the programs need nothing from it)"
+fi
+
+step "mprisd --version, mprisd-control --help"
+printed=$(hidden timeout 30 /usr/bin/mprisd --version) || fail "mprisd --version failed"
+[[ $(head -n 1 <<<"$printed") == "mprisd $upstream" ]] || fail "mprisd --version printed '$printed', not mprisd $upstream"
+hidden timeout 30 /usr/bin/mprisd-control --help >/dev/null || fail "mprisd-control --help failed"
+[[ $(hidden sh -c 'command -v mprisd') == /usr/bin/mprisd ]] || fail "mprisd is not on PATH as /usr/bin/mprisd"
+
+# A 4-second stereo tone: long enough to be seen playing, paused and played again.
+python3 - "$work/tone.wav" <<'PY'
+import math, struct, sys, wave
+with wave.open(sys.argv[1], "wb") as out:
+    out.setnchannels(2); out.setsampwidth(2); out.setframerate(44100)
+    out.writeframes(b"".join(struct.pack("<hh", v, v) for v in
+                             (int(3000 * math.sin(2 * math.pi * 440 * i / 44100)) for i in range(44100 * 4))))
+PY
+
+step "on a private session bus: the daemon activated by mprisd status, mprisd play with playerctl"
+cat > "$work/session.sh" <<'EOS'
+set -euo pipefail
+fail() { echo "package-test: FAILED: $*" >&2; exit 1; }
+# Waits up to $1 seconds for the command after it to succeed (generous: a loaded 2-core machine).
+wait_for() {
+    local limit=$1; shift
+    local deadline=$((SECONDS + limit))
+    until "$@" >/dev/null 2>&1; do
+        (( SECONDS < deadline )) || return 1
+        sleep 0.1
+    done
+}
+has_owner() {
+    timeout 10 dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner "string:$1" | grep -q true
+}
+owner_pid() {
+    timeout 10 dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.GetConnectionUnixProcessID "string:$1" | awk '{ print $2 }'
+}
+
+! has_owner org.mprisd.AudioPolicy || fail "a daemon runs before anything asked for it"
+status=$(timeout 60 mprisd status) || fail "mprisd status failed (no daemon activated?)"
+has_owner org.mprisd.AudioPolicy || fail "mprisd status did not leave an activated daemon on the bus"
+daemon=$(owner_pid org.mprisd.AudioPolicy)
+[[ $(readlink "/proc/$daemon/exe") == /usr/bin/mprisd ]] || fail "the activated daemon is $(readlink "/proc/$daemon/exe"), not /usr/bin/mprisd"
+! grep -F "$TOOLCHAIN/" "/proc/$daemon/maps" || fail "the daemon maps files from the toolchain"
+echo "package-test: the daemon (pid $daemon, /usr/bin/mprisd) was started by the bus for mprisd status; it says:"
+sed 's/^/    /' <<<"$status"
+
+timeout 120 mprisd play --device null --name pkgtest "$WAV" >"$HOME/play.log" 2>&1 &
+player=$!
+wait_for 60 sh -c 'playerctl -l | grep -qx pkgtest' || { cat "$HOME/play.log" >&2; fail "playerctl never listed pkgtest"; }
+wait_for 30 sh -c '[ "$(playerctl -p pkgtest status)" = Playing ]' || fail "pkgtest is not Playing: $(playerctl -p pkgtest status 2>&1)"
+[[ $(timeout 10 playerctl -p pkgtest metadata xesam:url) == *tone.wav ]] || fail "playerctl metadata: $(playerctl -p pkgtest metadata 2>&1)"
+timeout 10 playerctl -p pkgtest pause
+wait_for 30 sh -c '[ "$(playerctl -p pkgtest status)" = Paused ]' || fail "playerctl pause did not pause"
+timeout 10 playerctl -p pkgtest play
+wait_for 30 sh -c '[ "$(playerctl -p pkgtest status)" = Playing ]' || fail "playerctl play did not play"
+wait_for 30 sh -c 'mprisd players | grep -q pkgtest' || fail "the daemon does not list the player: $(mprisd players 2>&1)"
+timeout 10 playerctl -p pkgtest stop
+play_status=0
+wait "$player" || play_status=$?
+(( play_status == 0 )) || { cat "$HOME/play.log" >&2; fail "mprisd play exited with $play_status"; }
+! has_owner org.mpris.MediaPlayer2.pkgtest || fail "the MPRIS name outlived the player"
+echo "package-test: mprisd play was listed, played, paused, played and stopped through playerctl"
+
+kill -TERM "$daemon"
+wait_for 30 sh -c "! kill -0 $daemon" || fail "the daemon did not stop on SIGTERM"
+EOS
+hidden WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/session.sh" || fail "the session-bus checks failed"
+
+step "systemd-analyze verify of the user unit"
+hidden timeout 120 systemd-analyze --user verify /usr/lib/systemd/user/mprisd.service \
+    || fail "systemd-analyze verify rejects /usr/lib/systemd/user/mprisd.service"
+grep -qx "Exec=/usr/bin/mprisd" /usr/share/dbus-1/services/org.mprisd.AudioPolicy.service || fail "the activation file does not start /usr/bin/mprisd"
+
+step "dpkg --purge"
+mapfile -t listed < <(dpkg-query -L mprisd)
+timeout 120 dpkg --purge mprisd
+installed=0
+if dpkg-query -W -f='${Status}' mprisd 2>/dev/null | grep -q "installed\|config-files"; then
+    fail "dpkg still knows mprisd: $(dpkg-query -W -f='${Status}' mprisd)"
+fi
+left=()
+for path in "${listed[@]}"; do
+    [[ -n $path && $path != /. ]] || continue
+    [[ -e $path || -L $path ]] || continue
+    # A folder stays when other packages' files are in it or another package owns it too.
+    if [[ -d $path && ! -L $path ]] && { [[ -n $(ls -A "$path") ]] || dpkg-query -S "$path" >/dev/null 2>&1; }; then
+        continue
+    fi
+    left+=("$path")
+done
+(( ${#left[@]} == 0 )) || fail "left after the purge: ${left[*]}"
+step "passed: built, lintian-clean, installed, ran without the toolchain, verified, purged (${#listed[@]} paths gone or shared)"
