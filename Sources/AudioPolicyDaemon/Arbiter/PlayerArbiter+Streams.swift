@@ -1,5 +1,5 @@
 import AudioServer
-import Foundation
+import FoundationEssentials
 
 /// The players' audio-server streams (issue 16): a player whose streams have been gone for the
 /// ranking's limit leaves its audio context (PlayerRanking+Streams.swift). This side does the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Players whose audio-server streams have been gone for `goneLimit` leave their audio context
 /// (issue 16): an idle browser tab that still says Playing or Paused must not hold the keys

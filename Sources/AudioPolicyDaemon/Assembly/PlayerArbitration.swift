@@ -1,7 +1,7 @@
 import AudioPolicyClient
 import AudioServer
 import DBus
-import Foundation
+import FoundationEssentials
 import SessionCore
 
 /// The daemon's player arbiter (issue 16): made, wired to the policy object and started.
