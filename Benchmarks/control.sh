@@ -14,7 +14,9 @@
 # `playerctl -p mpv` rather than bare `playerctl`: with playerctld on the bus, bare playerctl may
 # pick either name; -p makes every sample act on mpv directly.
 #
-# Environment: ROUNDS; SCRATCH=<dir> (swift build --scratch-path); MPV_MPRIS=<path of mpris.so>.
+# Environment: ROUNDS; SCRATCH=<dir> (swift build --scratch-path); MPV_MPRIS=<path of mpris.so>;
+# PROGRAMS=<dir>: take mprisd and mprisd-control from there instead of building them (the Debian
+# package's static programs: `dpkg-deb -x mprisd_*.deb root`, then PROGRAMS=root/usr/bin).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ROUNDS=${ROUNDS:-200}
@@ -23,7 +25,12 @@ MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}
 [[ -f $MPV_MPRIS ]] && command -v mpv > /dev/null || die "mpv and $MPV_MPRIS are needed"
 command -v playerctl > /dev/null && command -v playerctld > /dev/null || die "playerctl and playerctld are needed"
 
-build mprisd mprisd-control
+if [[ -n ${PROGRAMS:-} ]]; then
+    [[ -x $PROGRAMS/mprisd && -x $PROGRAMS/mprisd-control ]] || die "no mprisd and mprisd-control in $PROGRAMS"
+    bin=$(cd "$PROGRAMS" && pwd)
+else
+    build mprisd mprisd-control
+fi
 start_bus
 make_tone "$work/tone.wav" 10
 
