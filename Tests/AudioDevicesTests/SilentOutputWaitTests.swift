@@ -31,10 +31,10 @@ final class SilentOutputWaitTests: XCTestCase {
         let wake = try sink.waitForRoom(orReadable: event.fileDescriptor, timeoutMilliseconds: -1)
         let slept = seconds(since: start)
         XCTAssertEqual(wake, .device)
-        // WakeMargin: a quarter of the 1 s buffer, at least 250 ms: woken with 250 ms left.
+        // WakeMargin: half the 1 s buffer: woken with 500 ms left.
         let margin = WakeMargin.frames(buffer: rate, sampleRate: rate)
-        XCTAssertEqual(margin, rate / 4)
-        XCTAssertGreaterThanOrEqual(slept, 0.749, "not woken before the margin was reached")
+        XCTAssertEqual(margin, rate / 2)
+        XCTAssertGreaterThanOrEqual(slept, 0.499, "not woken before the margin was reached")
         XCTAssertLessThan(slept, 1.0, "woken before the buffer ran dry")
         XCTAssertGreaterThanOrEqual(try sink.writableFrames(), rate - margin - rate / 100)
         XCTAssertEqual(sink.underruns, 0)
@@ -48,7 +48,7 @@ final class SilentOutputWaitTests: XCTestCase {
 
         let limited = DispatchTime.now()
         XCTAssertEqual(try sink.waitForRoom(orReadable: event.fileDescriptor, timeoutMilliseconds: 50), .timedOut)
-        XCTAssertLessThan(seconds(since: limited), 1.0, "the time limit, not the 1.5 s until the margin")
+        XCTAssertLessThan(seconds(since: limited), 0.9, "the time limit, not the 1 s until the margin")
 
         event.signal()
         let signalled = DispatchTime.now()

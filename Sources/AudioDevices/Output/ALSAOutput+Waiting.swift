@@ -19,32 +19,20 @@ extension ALSAOutput {
     }
 
     public func waitForRoom(orReadable descriptor: Int32, timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake {
-        guard let pcm, let format, let grant else { throw .notOpen(device: device) }
+        guard let pcm, let grant else { throw .notOpen(device: device) }
         guard !isPaused else { throw .paused(device: device) }
         let limit = timeoutMilliseconds < 0 ? nil : MonotonicClock.milliseconds() + Int64(timeoutMilliseconds)
-        let margin = grant.bufferFrames - grant.wakeFrames
         while true {
-            let room = try writableFrames()
-            if room >= grant.wakeFrames { return .device }
+            if try writableFrames() >= grant.wakeFrames { return .device }
             if ALSAPCM.state(pcm) == SND_PCM_STATE_PREPARED {
                 // Data below the start threshold: start it, or it never drains and never wakes us.
                 guard writtenFrames > 0 else { return .device }
                 try check(ALSAPCM.start(pcm), "snd_pcm_start")
             }
-            var descriptors: [pollfd] = []
-            var timeout = limit.map { Int32(clamping: max($0 - MonotonicClock.milliseconds(), 0)) } ?? -1
-            if wakesEarly {
-                // Sleep on the clock until only the margin is left to play (the delay is what the
-                // listener has yet to hear), not on the device's descriptors.
-                let queued = max(ALSAPCM.delay(pcm) ?? 0, 0)
-                if queued <= margin, room > 0 { return .device }
-                let milliseconds = Int32(clamping: (queued - margin) * 1000 / format.sampleRate + 1)
-                timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
-            } else {
-                descriptors = ALSAPCM.pollDescriptors(pcm)
-            }
+            var descriptors = ALSAPCM.pollDescriptors(pcm)
             let own = descriptors.count
             descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
+            let timeout = limit.map { Int32(clamping: max($0 - MonotonicClock.milliseconds(), 0)) } ?? -1
             let ready: Int
             do {
                 ready = try Poll.wait(&descriptors, timeoutMilliseconds: timeout)
@@ -53,8 +41,7 @@ extension ALSAOutput {
             }
             if descriptors[own].revents != 0 { return .signalled }
             if let limit, MonotonicClock.milliseconds() >= limit { return .timedOut }
-            // Our own clock ran out, or a signal (EINTR): look at the device again.
-            guard ready > 0, own > 0 else { continue }
+            guard ready > 0 else { continue }  // a signal (EINTR): wait again
             var device = Array(descriptors.prefix(own))
             let events = ALSAPCM.revents(pcm, &device)
             try check(min(events, 0), "snd_pcm_poll_descriptors_revents")
@@ -66,13 +53,11 @@ extension ALSAOutput {
                 }
                 return .device
             }
-            if events & Int32(POLLOUT) != 0 {
-                if try writableFrames() >= grant.wakeFrames { return .device }
-                // Ready before `avail_min`: alsa-lib's `pulse` plugin is, at every period (its
-                // descriptor is ready whenever the server could take one). Its descriptors would
-                // stay ready: from now on this device is waited for on the clock.
-                wakesEarly = true
-            }
+            // The device wants data. A kernel PCM says so at `avail_min`; alsa-lib's `pulse` plugin
+            // ignores `avail_min` and says so at every period (whenever the server could take one):
+            // refilling then keeps its stream fuller than the margin (measured: sleeping on the
+            // clock until the margin instead ran PulseAudio's stream dry under load, BENCHMARKS.md).
+            if events & Int32(POLLOUT) != 0 { return .device }
         }
     }
 

@@ -27,9 +27,6 @@ public final class ALSAOutput: AudioSink {
     public private(set) var isPaused = false
     /// What the device granted at the last `open` (buffer, period, wake-up threshold).
     var grant: ALSAGrant?
-    /// The device's descriptors became ready before `avail_min` frames were free (a plugin that
-    /// ignores it): `waitForRoom` sleeps on the clock instead, until only the margin is queued.
-    var wakesEarly = false
     public var bufferFrames: Int { grant?.bufferFrames ?? 0 }
     /// The period the device granted (frames; 0 before `open`).
     public var periodFrames: Int { grant?.periodFrames ?? 0 }
@@ -106,7 +103,6 @@ public final class ALSAOutput: AudioSink {
             throw .formatUnsupported(device: device, format: wanted, reason: failure)
         }
         format = wanted
-        wakesEarly = false
         pausesInPlace = ALSAPCM.canPause(handle)
         writtenFrames = 0
         isPaused = false

@@ -119,11 +119,12 @@ public enum SinkWake: Sendable, Equatable {
 
 /// How far ahead of running dry a sink wakes its player, from the buffer it has.
 public enum WakeMargin {
-    /// Frames still queued when the player is woken to refill: a quarter of the buffer, at least
-    /// 250 ms, at most half the buffer. 250 ms is ten times the worst wake-up delay measured with
-    /// both cores fully loaded (BENCHMARKS.md, Issue 18); a 2 s buffer gives 500 ms and one
-    /// refill every 1.5 s.
+    /// Frames still queued when the player is woken to refill: half the buffer (1 s of a 2 s
+    /// buffer: one refill a second). Measured with both CPUs fully loaded (BENCHMARKS.md, Issue
+    /// 18): a sleeping thread woke up to 190 ms late (p99.9), and a refill then decodes and writes
+    /// a second of audio competing for the CPU; a quarter of the buffer (500 ms) ran dry twice in
+    /// 10 minutes, half did not.
     public static func frames(buffer: Int, sampleRate: Int) -> Int {
-        min(max(buffer / 4, sampleRate / 4), buffer / 2)
+        buffer / 2
     }
 }
