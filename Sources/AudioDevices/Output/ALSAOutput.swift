@@ -5,16 +5,20 @@ import Glibc
 
 /// A sink on an ALSA PCM, opened by name (`default`, `hw:0`, `pulse`, a PCM from an asound.conf).
 ///
-/// Buffer ~2 s (what the device grants: `bufferFrames`), period a quarter of it, `avail_min` the
+/// Buffer ~4 s (what the device grants: `bufferFrames`), period a third of it, `avail_min` the
 /// buffer less `WakeMargin` (ALSAPCM.configure): the player fills it, then sleeps in `poll()` on the
-/// PCM's descriptors (`waitForRoom`) until it has drained to the margin. The stream starts when the
+/// PCM's descriptors (`waitForRoom`) until it has drained to the margin. Why 4 s and thirds: on
+/// alsa-lib's `pulse` plugin every write restarts libpulse's timing updates (10 ms, 20 ms, … up to
+/// 1.5 s apart) and the plugin wakes its caller at every period, so its thread's wake-ups follow the
+/// number of refills: 12.5 a second with 2 s in quarters, 7.5 with 4 s in thirds (BENCHMARKS.md,
+/// Issue 18); a kernel PCM wakes the player only at `avail_min`. The stream starts when the
 /// buffer first fills (or when the player waits on a partly filled one); `write` blocks in
 /// `snd_pcm_writei` only when given more than there is room for. Pause uses `snd_pcm_pause` when
 /// the hardware can (`snd_pcm_hw_params_can_pause`); otherwise it drops the buffer and prepares
 /// the stream again, and says how many frames it dropped. Not `Sendable`: one thread owns it.
 public final class ALSAOutput: AudioSink {
-    /// The buffer length asked of the device by default; the period is a quarter of it.
-    public static let bufferMicroseconds = 2_000_000
+    /// The buffer length asked of the device by default; the period is a third of it.
+    public static let bufferMicroseconds = 4_000_000
 
     /// The PCM name.
     public let device: String
@@ -89,7 +93,7 @@ public final class ALSAOutput: AudioSink {
         for candidate in sampleFormats {
             let outcome = ALSAPCM.configure(handle, format: candidate.alsa, sampleRate: sampleRate, channels: channels,
                                             bufferMicroseconds: requestedBuffer,
-                                            periodMicroseconds: requestedBuffer / 4) { buffer, _ in
+                                            periodMicroseconds: requestedBuffer / 3) { buffer, _ in
                 buffer - WakeMargin.frames(buffer: buffer, sampleRate: sampleRate)
             }
             if let granted = outcome.grant {
