@@ -9,7 +9,8 @@ plugin is `pa_stream_cork`; a drop would show as the stream's removal): `bench-p
 timestamps the stream's `change` event that made `corked` visible (the last change event of the
 stream read before the first info reply showing it corked: events and replies share one connection,
 in order). The clock starts just before the Pause call leaves this process (dbus-python, no reply
-awaited). Both are CLOCK_MONOTONIC. Each round plays a random 300–800 ms first (the buffer is
+awaited by the clock; the call itself waits for the reply, or dbus-python would not flush it). Both
+are CLOCK_MONOTONIC. Each round plays a random 300–800 ms first (the buffer is
 full and refilling at random points), pauses, waits until corked, plays, waits until uncorked.
 Prints `sample pause MS` lines and `summary pause n=.. median=.. p99=.. max=.. missed=..`.
 """
@@ -94,11 +95,13 @@ def main():
     args = parser.parse_args()
 
     watch = Watch(args.watch)
-    # The player's stream: the newest sink input that is playing (not corked).
-    found = watch.wait(lambda line: line[0] == "info" and not line[5], 0, timeout=20)
-    if found is None:
-        sys.exit("no playing stream on the server")
-    index = watch.lines[found][2]
+    # The player's stream: the server's only sink input (the player was playing before we came).
+    listed = subprocess.run(["timeout", "10", "pactl", "list", "short", "sink-inputs"],
+                            capture_output=True, text=True).stdout.split("\n")
+    streams = [int(line.split()[0]) for line in listed if line.strip()]
+    if len(streams) != 1:
+        sys.exit(f"expected the player's stream alone on the server: {listed}")
+    index = streams[0]
     player = dbus.SessionBus().get_object(f"org.mpris.MediaPlayer2.{args.name}", "/org/mpris/MediaPlayer2")
     control = dbus.Interface(player, "org.mpris.MediaPlayer2.Player")
 
@@ -107,7 +110,7 @@ def main():
         time.sleep(random.uniform(0.3, 0.8))
         start = watch.mark()
         sent = time.monotonic()
-        control.Pause(ignore_reply=True)
+        control.Pause()  # the reply is not waited for by the clock: t0 is taken before
         corked = watch.corked_shown(index, True, start)
         if corked is None:
             missed += 1
@@ -117,7 +120,7 @@ def main():
             print(f"sample pause {samples[-1]:.2f}", flush=True)
         time.sleep(random.uniform(0.1, 0.3))
         start = watch.mark()
-        control.Play(ignore_reply=True)
+        control.Play()
         if watch.corked_shown(index, False, start) is None:
             sys.exit(f"the stream did not play again (a stream of its own after a drop?)")
     samples.sort()
