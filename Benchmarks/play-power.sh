@@ -6,12 +6,13 @@
 # (`pulse`: ALSA's pulse plugin to a private real-time PulseAudio null sink, Benchmarks/pulse-server.sh)
 #
 #   Benchmarks/play-power.sh > result.md      # SECONDS_PER_RUN=30 ROUNDS=1; BIN=<dir> skips the
-#                                             # release build (a debug build's wake-ups are the same)
+#                                             # release build (a debug build's wake-ups are the same);
+#                                             # BEFORE=<dir>: also an earlier mprisd build, same rows
 #
 # Wake-ups are context switches (voluntary + nonvoluntary) of every thread of the player's process
 # over SECONDS_PER_RUN, read from /proc/PID/task/*/status by Benchmarks/wakeups.sh, after 3 s of
-# warm-up (the first fill). The stream's server-side buffer ("Buffer Latency", pactl) is shown for
-# the pulse rows: what the device granted. Markdown on stdout.
+# warm-up (the first fill). For the pulse rows, what the server holds of the stream at that moment
+# ("Buffer Latency", pactl) is shown. Markdown on stdout.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 source "$here/pulse-server.sh"
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-30}
@@ -32,6 +33,8 @@ run() { # run TAG ROUND
         mprisd-silent) spawn "$tag" "$bin/mprisd" play --device null --name bench "$work/music.flac" ;;
         mpv-null) spawn "$tag" mpv --no-config --ao=null --vo=null --no-terminal --script="$MPV_MPRIS" "$work/music.flac" ;;
         mprisd-pulse) spawn "$tag" "$bin/mprisd" play --device pulse --name bench "$work/music.flac" ;;
+        before-silent) spawn "$tag" "$BEFORE/mprisd" play --device null --name bench "$work/music.flac" ;;
+        before-pulse) spawn "$tag" "$BEFORE/mprisd" play --device pulse --name bench "$work/music.flac" ;;
         mpv-pulse) spawn "$tag" mpv --no-config --ao=alsa --audio-device=alsa/pulse --vo=null --no-terminal \
                        --script="$MPV_MPRIS" "$work/music.flac" ;;
     esac
@@ -51,8 +54,10 @@ run() { # run TAG ROUND
     sleep 1
 }
 busy_before=$(busy_percent 2)
+tags=(mprisd-silent mpv-null mprisd-pulse mpv-pulse)
+[[ -n ${BEFORE:-} ]] && tags=(mprisd-silent before-silent mpv-null mprisd-pulse before-pulse mpv-pulse)
 for (( round = 1; round <= ROUNDS; round++ )); do
-    for tag in mprisd-silent mpv-null mprisd-pulse mpv-pulse; do run "$tag" "$round"; done
+    for tag in "${tags[@]}"; do run "$tag" "$round"; done
 done
 
 echo "### Wake-ups while playing ($(date -u '+%Y-%m-%d %H:%M UTC'))"
@@ -61,17 +66,19 @@ echo "- Machine: $(machine_line); background CPU load before: ${busy_before}%"
 echo "- $(pulseaudio --version 2>/dev/null | awk 'NR == 1'), null sink at 44.1 kHz through ALSA \`pulse\`; $(mpv_version)"
 echo "- File: 44.1 kHz 16-bit stereo FLAC (Benchmarks/Fixtures/make-flac.c); ${SECONDS_PER_RUN} s windows after 3 s of warm-up; $ROUNDS round(s)"
 echo
-echo "| player | device | wake-ups/s (all threads) | stream buffer on the server |"
+echo "| player | device | wake-ups/s (all threads) | queued on the server at 3 s |"
 echo "|---|---|---:|---:|"
 while read -r round tag per buffer; do
     device=${tag#*-}
-    echo "| ${tag%%-*} | $device | $per | $( [[ $buffer == - ]] && echo "—" || echo "$buffer ms") |"
+    player=${tag%%-*}
+    [[ $player == before ]] && player="mprisd (BEFORE)"
+    echo "| $player | $device | $per | $( [[ $buffer == - ]] && echo "—" || echo "$buffer ms") |"
 done < "$work/results"
 echo
 echo "Per thread (last round):"
 echo
 echo '```'
-for tag in mprisd-silent mpv-null mprisd-pulse mpv-pulse; do
+for tag in "${tags[@]}"; do
     echo "$tag:"; cat "$work/$tag.$ROUNDS.wakeups"
 done
 echo '```'

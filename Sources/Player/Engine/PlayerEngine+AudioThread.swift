@@ -38,7 +38,11 @@ extension PlayerEngine {
                     playOutTail()
                     continue
                 }
-                guard openCurrentTrack() else { return endOfQueue() }
+                switch openCurrentTrack() {
+                case .open: break
+                case .nothingLeft: return endOfQueue()
+                case .notYet: continue  // the previous format's tail still plays
+                }
                 resumeOutput()
                 publish(.playing)
                 // Not while an upcoming track waits behind the previous one's tail: that tail
@@ -66,13 +70,30 @@ extension PlayerEngine {
 
     // MARK: Tracks
 
+    enum TrackOpening { case open, nothingLeft, notYet }
+
     /// Opens the queue's current track if none is open, skipping files that cannot be played.
-    /// Returns false when nothing playable is left.
-    private func openCurrentTrack() -> Bool {
+    /// `.nothingLeft` when nothing playable is left; `.notYet` while the previous track's tail, in
+    /// another format, still plays (the device is reconfigured once it has played out: waited for
+    /// here, awake for commands, not inside `AudioSink.open`, which would block for a buffer).
+    private func openCurrentTrack() -> TrackOpening {
         while audio.file == nil {
-            guard let path = shared.withLock({ $0.queue.current }) else { return false }
+            guard let path = shared.withLock({ $0.queue.current }) else { return .nothingLeft }
             do {
                 let file = try AudioFile(path: path)
+                let wanted = StreamFormat(sampleRate: file.info.sampleRate, channels: file.info.channels)
+                if let current = audio.sink.format, current != wanted, !audio.sink.isPaused, audio.sink.writtenFrames > 0 {
+                    switch try audio.sink.waitUntilPlayed(orReadable: wakeEvent.fileDescriptor,
+                                                          timeoutMilliseconds: untilUpcoming) {
+                    case .device: break
+                    case .signalled:
+                        wakeEvent.drain()
+                        return .notYet
+                    case .timedOut:
+                        announceIfHeard()
+                        return .notYet
+                    }
+                }
                 try audio.sink.open(sampleRate: file.info.sampleRate, channels: file.info.channels)
                 // Another format: the sink played everything out and starts counting again.
                 if audio.sink.writtenFrames == 0 { announceAllNow() }
@@ -86,13 +107,13 @@ extension PlayerEngine {
                 announceIfHeard()
             } catch let error as AudioFileError {
                 log.message("skipping \(error)")
-                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return false }
+                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return .nothingLeft }
             } catch {
                 log.message("cannot play \(path) on \(audio.sink.name): \(error)")
-                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return false }
+                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return .nothingLeft }
             }
         }
-        return true
+        return .open
     }
 
     static func item(for file: AudioFile, generation: UInt64) -> NowPlayingItem {

@@ -105,7 +105,7 @@ extension PlayerEngine {
     }
 
     /// How long to sleep at most: an upcoming track is announced when heard (-1: no limit).
-    private var untilUpcoming: Int32 {
+    var untilUpcoming: Int32 {
         let rate = audio.sink.format?.sampleRate ?? 0
         return audio.framesUntilUpcoming.map { rate > 0 ? Int32(clamping: $0 * 1000 / rate + 1) : 0 } ?? -1
     }
