@@ -12,7 +12,10 @@ in order). The clock starts just before the Pause call leaves this process (dbus
 awaited by the clock; the call itself waits for the reply, or dbus-python would not flush it). Both
 are CLOCK_MONOTONIC. Each round plays a random 300–800 ms first (the buffer is
 full and refilling at random points), pauses, waits until corked, plays, waits until uncorked.
-Prints `sample pause MS` lines and `summary pause n=.. median=.. p99=.. max=.. missed=..`.
+While paused, MPRIS `Position` is read: from the first pause on, it must have advanced by exactly
+the time the stream played between the server's uncork and cork events (issue 18: within 10 ms
+over 20 pause/resume cycles). Prints `sample pause MS` and `sample drift MS` lines, `summary pause
+n=.. median=.. p99=.. max=.. missed=..` and `summary position cycles=.. drift_after_last_ms=..`.
 """
 import argparse, math, random, subprocess, sys, threading, time
 
@@ -104,8 +107,16 @@ def main():
     index = streams[0]
     player = dbus.SessionBus().get_object(f"org.mpris.MediaPlayer2.{args.name}", "/org/mpris/MediaPlayer2")
     control = dbus.Interface(player, "org.mpris.MediaPlayer2.Player")
+    properties = dbus.Interface(player, "org.freedesktop.DBus.Properties")
+
+    def position():
+        return int(properties.Get("org.mpris.MediaPlayer2.Player", "Position")) / 1e6
 
     samples, missed = [], 0
+    # Position against the server's clock: while paused, MPRIS Position must have advanced by the
+    # time the stream played between the server's uncork and cork events.
+    first_position, played, drifts = None, 0.0, []
+    uncorked = None
     for _ in range(args.rounds):
         time.sleep(random.uniform(0.3, 0.8))
         start = watch.mark()
@@ -115,13 +126,22 @@ def main():
         if corked is None:
             missed += 1
             print(f"note: no cork within {WAIT} s", flush=True)
+            uncorked = None
         else:
             samples.append((corked - sent) * 1000)
             print(f"sample pause {samples[-1]:.2f}", flush=True)
+            now = position()
+            if first_position is None:
+                first_position = now
+            elif uncorked is not None:
+                played += corked - uncorked
+                drifts.append((now - first_position - played) * 1000)
+                print(f"sample drift {drifts[-1]:.2f}", flush=True)
         time.sleep(random.uniform(0.1, 0.3))
         start = watch.mark()
         control.Play()
-        if watch.corked_shown(index, False, start) is None:
+        uncorked = watch.corked_shown(index, False, start)
+        if uncorked is None:
             sys.exit(f"the stream did not play again (a stream of its own after a drop?)")
     samples.sort()
     if samples:
@@ -130,6 +150,10 @@ def main():
               f"max={samples[-1]:.2f} missed={missed}")
     else:
         print(f"summary pause n=0 missed={missed}")
+    if drifts:
+        worst = max(drifts, key=abs)
+        print(f"summary position cycles={len(drifts)} drift_after_last_ms={drifts[-1]:.2f} "
+              f"largest_drift_ms={worst:.2f} (MPRIS Position minus the time played between the server's uncork and cork events)")
     watch.process.terminate()
 
 

@@ -20,8 +20,8 @@ wait_name org.mpris.MediaPlayer2.bench
 echo "### MPRIS Pause → device stopped ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 echo
 echo "- Machine: $(machine_line)"
-echo "- $(pulseaudio --version 2>/dev/null | awk 'NR == 1'), null sink; \`mprisd play --device pulse\` (buffer $(stream_buffer_ms) ms on the server)"
-echo "- From the Pause call leaving the client to the server's event showing the stream corked; $COUNT rounds at random points"
+echo "- $(pulseaudio --version 2>/dev/null | awk 'NR == 1'), null sink; \`mprisd play --device pulse\` ($(stream_buffer_ms) ms queued on the server at the end)"
+echo "- From the Pause call leaving the client to the server's event showing the stream corked; $COUNT rounds at random points; Position read while paused against the time played between the server's uncork and cork events"
 echo
 echo '```'
 grep -v '^sample' "$work/rounds"
