@@ -32,7 +32,7 @@ final class SilentOutputWaitTests: XCTestCase {
         let slept = seconds(since: start)
         XCTAssertEqual(wake, .device)
         // WakeMargin: half the 1 s buffer: woken with 500 ms left.
-        let margin = WakeMargin.frames(buffer: rate, sampleRate: rate)
+        let margin = WakeMargin.frames(buffer: rate)
         XCTAssertEqual(margin, rate / 2)
         XCTAssertGreaterThanOrEqual(slept, 0.499, "not woken before the margin was reached")
         XCTAssertLessThan(slept, 1.0, "woken before the buffer ran dry")

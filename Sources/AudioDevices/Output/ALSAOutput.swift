@@ -94,7 +94,7 @@ public final class ALSAOutput: AudioSink {
             let outcome = ALSAPCM.configure(handle, format: candidate.alsa, sampleRate: sampleRate, channels: channels,
                                             bufferMicroseconds: requestedBuffer,
                                             periodMicroseconds: requestedBuffer / 3) { buffer, _ in
-                buffer - WakeMargin.frames(buffer: buffer, sampleRate: sampleRate)
+                buffer - WakeMargin.frames(buffer: buffer)
             }
             if let granted = outcome.grant {
                 sampleFormat = candidate

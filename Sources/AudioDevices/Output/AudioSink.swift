@@ -20,9 +20,9 @@ public struct StreamFormat: Sendable, Hashable, CustomStringConvertible {
 /// the top of the audio thread's body) and publish what other threads need (position, state) from
 /// there. A paused sink costs nothing: no timer, no poll, no thread wakes up.
 ///
-/// Pacing: both keep a deep buffer (`bufferFrames`, about 2 s) so that a player wakes a few times a
-/// second, not once per chunk. The player asks `writableFrames()`, writes that much (which does not
-/// block), and sleeps in `waitForRoom(orReadable:)` until the device has drained to its wake-up
+/// Pacing: both keep a deep buffer (`bufferFrames`: seconds) so that a player wakes about once a
+/// second or less, not once per chunk. The player asks `writableFrames()`, writes that much (which
+/// does not block), and sleeps in `waitForRoom(orReadable:)` until the device has drained to its wake-up
 /// threshold — a margin before it would run dry — or its own descriptor (a command) is readable,
 /// so that a pause or a seek acts at once instead of after the buffered audio. `write` of more
 /// than there is room for still blocks until it fits (simple callers, tests).
@@ -124,7 +124,7 @@ public enum WakeMargin {
     /// 18): a sleeping thread woke up to 190 ms late (p99.9), and a refill then decodes and writes
     /// a second of audio competing for the CPU; a quarter of the buffer (500 ms) ran dry twice in
     /// 10 minutes, half did not.
-    public static func frames(buffer: Int, sampleRate: Int) -> Int {
+    public static func frames(buffer: Int) -> Int {
         buffer / 2
     }
 }

@@ -137,7 +137,7 @@ public final class SilentOutput: AudioSink {
     public func waitForRoom(orReadable descriptor: Int32, timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake {
         guard let format else { throw .notOpen(device: name) }
         guard !isPaused else { throw .paused(device: name) }
-        let margin = WakeMargin.frames(buffer: bufferFrames, sampleRate: format.sampleRate)
+        let margin = WakeMargin.frames(buffer: bufferFrames)
         // The moment only `margin` frames are left to play (never, before the first write).
         guard let roomAt = anchor.map({ $0 + duration(writtenFrames - margin, format) }) else { return .device }
         return try sleep(until: roomAt, orReadable: descriptor, timeoutMilliseconds: timeoutMilliseconds)
