@@ -168,6 +168,9 @@ extension PlayerEngine {
     private func apply(_ request: PositionRequest) {
         switch request {
         case .next:
+            // The decoder already started the next track, still queued behind the one heard:
+            // Next is that track, from its start, now.
+            if case .track? = audio.upcoming.last?.kind { return playUpcomingNow() }
             if shared.withLock({ $0.queue.next() }) { closeTrack() }
         case .previous:
             let elapsed = audio.elapsedSeconds
@@ -186,6 +189,20 @@ extension PlayerEngine {
         case .setPosition(let position):
             seek(to: position)
         }
+    }
+
+    /// Next while the decoder's track waits behind the tail of the one heard: drops the tail and
+    /// plays that track from its start (announced now, no `Seeked`).
+    private func playUpcomingNow() {
+        guard let file = audio.file else { return }
+        do {
+            try audio.sink.drop()  // a paused sink stays paused
+            audio.mayWrite = true
+            audio.baseFrame = try file.seek(toFrame: 0)
+        } catch {
+            log.message("cannot skip to the next track: \(error)")
+        }
+        announceAllNow()
     }
 
     private func seek(to position: Duration) {
