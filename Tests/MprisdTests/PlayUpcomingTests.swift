@@ -23,4 +23,21 @@ final class PlayUpcomingTests: PlayerTestCase {
         player.signal(SIGTERM)
         _ = await player.waitForExit()
     }
+
+    func testPreviousDuringTheLastSecondsOfATrackRestartsTheTrackHeard() async throws {
+        let first = try track("a.wav", seconds: 5)
+        let second = try track("b.wav", seconds: 6)
+        let player = try play(["--device", "null", "--name", "heard", first, second])
+        try await waitUntil("playing a") { try await self.playerctl("-p", "heard", "metadata", "title") == "a" }
+        // The silent output holds 2 s and refills at 1 s left: from 3.5 s into a, b is decoded.
+        try await waitUntil("a's last second", timeout: .seconds(10)) {
+            (Double(try await self.playerctl("-p", "heard", "position")) ?? 0) > 4.1
+        }
+        try await playerctl("-p", "heard", "previous")  // past the restart threshold: a again
+        try await waitUntil("a restarts") { (Double(try await self.playerctl("-p", "heard", "position")) ?? 9) < 2 }
+        let title = try await playerctl("-p", "heard", "metadata", "title")
+        XCTAssertEqual(title, "a", "Previous restarts the track heard, not the one decoded: \(player.stderr)")
+        player.signal(SIGTERM)
+        _ = await player.waitForExit()
+    }
 }

@@ -174,6 +174,7 @@ extension PlayerEngine {
             if shared.withLock({ $0.queue.next() }) { closeTrack() }
         case .previous:
             let elapsed = audio.elapsedSeconds
+            returnToHeardTrack()
             switch shared.withLock({ $0.queue.previous(elapsedSeconds: elapsed) }) {
             case .restartCurrent: seek(to: .zero)
             case .playPrevious: closeTrack()
@@ -182,13 +183,26 @@ extension PlayerEngine {
             let target = audio.elapsed + offset
             if let duration = audio.item?.duration, target >= duration {
                 // MPRIS: seeking past the end acts as Next (or ends the queue).
+                if case .track? = audio.upcoming.last?.kind { return playUpcomingNow() }
                 if shared.withLock({ $0.queue.next() }) { closeTrack() } else { endOfTrack() }
             } else {
+                returnToHeardTrack()
                 seek(to: max(.zero, target))
             }
         case .setPosition(let position):
+            returnToHeardTrack()
             seek(to: position)
         }
+    }
+
+    /// Before a request about the position in the track heard (Previous, a seek) while the decoder
+    /// is already on the next track: the queue goes back to the track heard and it is opened again,
+    /// so the request applies to what the listener hears.
+    private func returnToHeardTrack() {
+        guard case .track? = audio.upcoming.last?.kind else { return }
+        shared.withLock { _ = $0.queue.previous(elapsedSeconds: 0) }
+        closeTrack()
+        _ = openCurrentTrack()  // same format as the decoder's track: opens at once
     }
 
     /// Next while the decoder's track waits behind the tail of the one heard: drops the tail and
