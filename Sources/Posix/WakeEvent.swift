@@ -44,6 +44,13 @@ public final class WakeEvent: Sendable {
         return read(fileDescriptor, &counter, 8) == 8 ? counter : 0
     }
 
+    /// Whether a signal is pending, without consuming it: `poll()` with a zero timeout. For a busy
+    /// thread that looks between two pieces of work whether someone wants its attention.
+    public var isSignalled: Bool {
+        var entry = [pollDescriptor]
+        return ((try? Poll.wait(&entry, timeoutMilliseconds: 0)) ?? 0) > 0
+    }
+
     /// Blocks in `poll()` until signalled, then drains: for a thread that has nothing else to wait on.
     /// - Throws: a failing `poll` (`Poll`'s rule).
     public func wait() throws(PosixError) {

@@ -26,10 +26,10 @@ enum ALSATestConfig {
     // Touched only from setUp/tearDown, which XCTest runs one at a time on its one test thread.
     private nonisolated(unsafe) static var previous: String?
 
-    /// Call in `setUp`, before any alsa-lib call of the test.
-    static func activate(in directory: TemporaryDirectory) throws {
+    /// Call in `setUp`, before any alsa-lib call of the test; `extra` adds PCMs of the test's own.
+    static func activate(in directory: TemporaryDirectory, extra: String = "") throws {
         let path = directory.file("asound.conf")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try (text + "\n" + extra).write(toFile: path, atomically: true, encoding: .utf8)
         previous = ProcessInfo.processInfo.environment["ALSA_CONFIG_PATH"]
         setenv("ALSA_CONFIG_PATH", path, 1)
         snd_config_update_free_global()

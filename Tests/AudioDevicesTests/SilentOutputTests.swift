@@ -24,7 +24,7 @@ final class SilentOutputTests: XCTestCase {
     }
 
     func testHalfASecondOfAudioTakesHalfASecond() throws {
-        let sink = SilentOutput()
+        let sink = SilentOutput(bufferNanoseconds: 100_000_000)
         try sink.open(sampleRate: rate, channels: 2)
         let start = DispatchTime.now()
         try write(0.5, to: sink)
@@ -40,7 +40,7 @@ final class SilentOutputTests: XCTestCase {
     }
 
     func testPauseStopsTheClockAndResumeContinuesIt() throws {
-        let sink = SilentOutput()
+        let sink = SilentOutput(bufferNanoseconds: 100_000_000)
         try sink.open(sampleRate: rate, channels: 2)
         let start = DispatchTime.now()
         try write(0.3, to: sink)
@@ -63,7 +63,7 @@ final class SilentOutputTests: XCTestCase {
     }
 
     func testRunningDryCountsAnUnderrunAndRestartsTheSchedule() throws {
-        let sink = SilentOutput()
+        let sink = SilentOutput(bufferNanoseconds: 100_000_000)
         try sink.open(sampleRate: rate, channels: 2)
         try write(0.05, to: sink)
         Thread.sleep(forTimeInterval: 0.1)
@@ -76,7 +76,7 @@ final class SilentOutputTests: XCTestCase {
     }
 
     func testDropDiscardsAndResetsAndCloseForgetsTheFormat() throws {
-        let sink = SilentOutput()
+        let sink = SilentOutput(bufferNanoseconds: 100_000_000)
         try sink.open(sampleRate: rate, channels: 2)
         try write(0.05, to: sink)
         try sink.drop()

@@ -36,9 +36,10 @@ final class PlayUnplugTests: PacedCardTestCase {
         try await Task.sleep(for: .milliseconds(500))
         let afterPlugIn = try await playerctl("-p", "jack", "status")
         XCTAssertEqual(afterPlugIn, "Playing", "plugging in never pauses")
+        // The player refills its deep buffer in bursts (BENCHMARKS.md, Issue 18): wait for the next.
         let grown = size(capture)
-        try await Task.sleep(for: .milliseconds(300))
-        XCTAssertGreaterThan(size(capture), grown, "audio keeps flowing after the plug-in")
+        let flows = await eventually(timeout: .seconds(5)) { self.size(capture) > grown }
+        XCTAssertTrue(flows, "audio keeps flowing after the plug-in")
 
         player.signal(SIGTERM)
         let status = await player.waitForExit()

@@ -5,13 +5,20 @@ import Glibc
 
 /// A sink on an ALSA PCM, opened by name (`default`, `hw:0`, `pulse`, a PCM from an asound.conf).
 ///
-/// Buffer ~100 ms, period ~25 ms (`snd_pcm_set_params`); the stream starts when the buffer first
-/// fills and `write` blocks in `snd_pcm_writei` while it is full. Pause uses `snd_pcm_pause` when
+/// Buffer ~4 s (what the device grants: `bufferFrames`), period a third of it, `avail_min` the
+/// buffer less `WakeMargin` (ALSAPCM.configure): the player fills it, then sleeps in `poll()` on the
+/// PCM's descriptors (`waitForRoom`) until it has drained to the margin. Why 4 s and thirds: on
+/// alsa-lib's `pulse` plugin every write restarts libpulse's timing updates (10 ms, 20 ms, … up to
+/// 1.5 s apart) and the plugin wakes its caller at every period, so its thread's wake-ups follow the
+/// number of refills: 12.5 a second with 2 s in quarters, 7.5 with 4 s in thirds (BENCHMARKS.md,
+/// Issue 18); a kernel PCM wakes the player only at `avail_min`. The stream starts when the
+/// buffer first fills (or when the player waits on a partly filled one); `write` blocks in
+/// `snd_pcm_writei` only when given more than there is room for. Pause uses `snd_pcm_pause` when
 /// the hardware can (`snd_pcm_hw_params_can_pause`); otherwise it drops the buffer and prepares
 /// the stream again, and says how many frames it dropped. Not `Sendable`: one thread owns it.
 public final class ALSAOutput: AudioSink {
-    /// The buffer length asked of the device; the period is a quarter of it.
-    public static let bufferMicroseconds = 100_000
+    /// The buffer length asked of the device by default; the period is a third of it.
+    public static let bufferMicroseconds = 4_000_000
 
     /// The PCM name.
     public let device: String
@@ -20,8 +27,15 @@ public final class ALSAOutput: AudioSink {
     /// The sample format the device accepted at the last `open`.
     public private(set) var sampleFormat: ALSASampleFormat?
     public private(set) var writtenFrames = 0
-    public private(set) var underruns = 0
+    public internal(set) var underruns = 0
     public private(set) var isPaused = false
+    /// What the device granted at the last `open` (buffer, period, wake-up threshold).
+    var grant: ALSAGrant?
+    public var bufferFrames: Int { grant?.bufferFrames ?? 0 }
+    /// The period the device granted (frames; 0 before `open`).
+    public var periodFrames: Int { grant?.periodFrames ?? 0 }
+    /// `avail_min`: the room at which `waitForRoom` returns (frames; 0 before `open`).
+    public var wakeFrames: Int { grant?.wakeFrames ?? 0 }
     /// Whether the device pauses in place (`snd_pcm_hw_params_can_pause`, asked at `open`); `false`
     /// means `pause` drops the buffer. Settable inside the module so tests can take that path on a
     /// device that could pause.
@@ -29,17 +43,22 @@ public final class ALSAOutput: AudioSink {
     public var canChangeRate: Bool { false }
 
     private let sampleFormats: [ALSASampleFormat]
-    private var pcm: OpaquePointer?
+    private let requestedBuffer: Int
+    /// The open PCM (the audio thread's alone, like the whole sink).
+    var pcm: OpaquePointer?
     private var converted: [Int16] = []
 
     /// Opens the PCM `device` (no format yet: `open(sampleRate:channels:)` configures it).
     ///
     /// - Parameter sampleFormats: the formats to offer, first accepted wins. S16 first: every
     ///   device takes it and 16-bit sources pass bit-exact.
+    ///   - bufferMicroseconds: the buffer to ask for; the device may grant less (`bufferFrames`).
     /// - Throws: `.deviceUnavailable` with alsa-lib's reason (`Unknown PCM`, no card, busy).
     public init(device: String = "default",
-                sampleFormats: [ALSASampleFormat] = [.s16LE, .float32LE]) throws(AudioOutputError) {
+                sampleFormats: [ALSASampleFormat] = [.s16LE, .float32LE],
+                bufferMicroseconds: Int = ALSAOutput.bufferMicroseconds) throws(AudioOutputError) {
         self.device = device
+        requestedBuffer = max(bufferMicroseconds, 10_000)
         // Floats go out as they are in memory, which is FLOAT_LE only on a little-endian host.
         let usable = ALSAOutput.hostIsLittleEndian ? sampleFormats : sampleFormats.filter { $0 != .float32LE }
         self.sampleFormats = usable.isEmpty ? [.s16LE] : usable
@@ -69,12 +88,17 @@ public final class ALSAOutput: AudioSink {
         }
         format = nil
         sampleFormat = nil
+        grant = nil
         var failure = ""
         for candidate in sampleFormats {
-            let outcome = ALSAPCM.setParams(handle, format: candidate.alsa, sampleRate: sampleRate,
-                                            channels: channels, latencyMicroseconds: Self.bufferMicroseconds)
-            if outcome.code >= 0 {
+            let outcome = ALSAPCM.configure(handle, format: candidate.alsa, sampleRate: sampleRate, channels: channels,
+                                            bufferMicroseconds: requestedBuffer,
+                                            periodMicroseconds: requestedBuffer / 3) { buffer, _ in
+                buffer - WakeMargin.frames(buffer: buffer)
+            }
+            if let granted = outcome.grant {
                 sampleFormat = candidate
+                grant = granted
                 break
             }
             failure = "\(candidate): " + ALSAErrorCapture.reason(outcome.code, outcome.messages)
@@ -174,6 +198,7 @@ public final class ALSAOutput: AudioSink {
         pcm = nil
         format = nil
         sampleFormat = nil
+        grant = nil
         writtenFrames = 0
         isPaused = false
     }
@@ -207,7 +232,7 @@ public final class ALSAOutput: AudioSink {
         }
     }
 
-    private func check(_ code: Int32, _ operation: String) throws(AudioOutputError) {
+    func check(_ code: Int32, _ operation: String) throws(AudioOutputError) {
         guard code < 0 else { return }
         throw .deviceFailed(device: device, operation: operation, reason: ALSAPCM.describe(code))
     }

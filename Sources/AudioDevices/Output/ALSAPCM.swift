@@ -28,18 +28,6 @@ enum ALSAPCM {
         snd_pcm_close(pcm)
     }
 
-    /// `snd_pcm_set_params`: interleaved access, the given sample format, rate and channels,
-    /// alsa-lib's resampling allowed where the PCM offers it, a buffer of `latencyMicroseconds`
-    /// (alsa-lib makes the period a quarter of it). Also sets the start threshold to a full buffer.
-    static func setParams(_ pcm: OpaquePointer, format: snd_pcm_format_t, sampleRate: Int, channels: Int,
-                          latencyMicroseconds: Int) -> (code: Int32, messages: [String]) {
-        let (code, messages) = ALSAErrorCapture.capturing {
-            snd_pcm_set_params(pcm, format, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels),
-                               UInt32(sampleRate), 1, UInt32(latencyMicroseconds))
-        }
-        return (code, messages)
-    }
-
     /// `snd_pcm_hw_params_current` + `snd_pcm_hw_params_can_pause`: whether the configured device
     /// can pause in place (`snd_pcm_pause`).
     static func canPause(_ pcm: OpaquePointer) -> Bool {

@@ -16,10 +16,16 @@ public struct StreamFormat: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Two implementations: `ALSAOutput` (a real PCM) and `SilentOutput` (the built-in output for
 /// machines without a sound card, paced in real time). Neither is `Sendable` nor uses Swift
-/// concurrency: one thread owns a sink, and blocking in `write` or `drain` is how that thread is
-/// paced. Create it on that thread (call `OutputSelection.choose` at the top of the audio thread's
-/// body) and publish what other threads need (position, state) from there. A paused sink costs
-/// nothing: no timer, no poll, no thread wakes up.
+/// concurrency: one thread owns a sink. Create it on that thread (call `OutputSelection.choose` at
+/// the top of the audio thread's body) and publish what other threads need (position, state) from
+/// there. A paused sink costs nothing: no timer, no poll, no thread wakes up.
+///
+/// Pacing: both keep a deep buffer (`bufferFrames`: seconds) so that a player wakes about once a
+/// second or less, not once per chunk. The player asks `writableFrames()`, writes that much (which
+/// does not block), and sleeps in `waitForRoom(orReadable:)` until the device has drained to its wake-up
+/// threshold — a margin before it would run dry — or its own descriptor (a command) is readable,
+/// so that a pause or a seek acts at once instead of after the buffered audio. `write` of more
+/// than there is room for still blocks until it fits (simple callers, tests).
 ///
 /// Position bookkeeping: `writtenFrames` counts frames accepted since `open` or the last `drop`;
 /// `playedFrames` is that minus what the device still holds (its delay), so it follows the device's
@@ -75,7 +81,50 @@ public protocol AudioSink: AnyObject {
     var underruns: Int { get }
     /// Whether `pause` is in effect.
     var isPaused: Bool { get }
+    /// The ring buffer granted at `open`, in frames (0 before).
+    var bufferFrames: Int { get }
+
+    /// Frames `write` takes now without blocking (0 while paused). Recovers from an underrun first
+    /// (counted in `underruns`).
+    /// - Throws: `.notOpen`, or `.deviceFailed` when the device is lost.
+    func writableFrames() throws(AudioOutputError) -> Int
+
+    /// Sleeps until the device wants data — room for its wake-up threshold, which leaves a margin
+    /// of queued audio for the scheduling delays of a loaded machine — or `descriptor` is readable,
+    /// or `timeoutMilliseconds` passed (-1: no limit). Returns at once when there is that much room
+    /// already. Starts a stream that holds data but has not reached its start threshold (a short
+    /// track), which would otherwise never drain.
+    /// - Throws: `.notOpen`, `.paused`, or `.deviceFailed`.
+    func waitForRoom(orReadable descriptor: Int32, timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake
+
+    /// Sleeps until every queued frame was played or `descriptor` is readable or
+    /// `timeoutMilliseconds` passed (-1: no limit): `drain` that a command can interrupt (the tail
+    /// at the end of a queue). `.device` once played.
+    func waitUntilPlayed(orReadable descriptor: Int32, timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake
+
     /// Whether the playback rate can change. `false` for both sinks today: neither resamples, so the
     /// player answers MPRIS with `Rate` = `MinimumRate` = `MaximumRate` = 1.
     var canChangeRate: Bool { get }
+}
+
+/// What ended one of a sink's waits.
+public enum SinkWake: Sendable, Equatable {
+    /// The device: it has room for more (`waitForRoom`), or it played everything (`waitUntilPlayed`).
+    case device
+    /// The caller's descriptor became readable (a command for the audio thread); not drained.
+    case signalled
+    /// The caller's time limit passed.
+    case timedOut
+}
+
+/// How far ahead of running dry a sink wakes its player, from the buffer it has.
+public enum WakeMargin {
+    /// Frames still queued when the player is woken to refill: half the buffer (1 s of a 2 s
+    /// buffer: one refill a second). Measured with both CPUs fully loaded (BENCHMARKS.md, Issue
+    /// 18): a sleeping thread woke up to 190 ms late (p99.9), and a refill then decodes and writes
+    /// a second of audio competing for the CPU; a quarter of the buffer (500 ms) ran dry twice in
+    /// 10 minutes, half did not.
+    public static func frames(buffer: Int) -> Int {
+        buffer / 2
+    }
 }

@@ -1,17 +1,26 @@
 import Posix
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The built-in output for machines without a sound card (`--device null`, or the fallback when
 /// ALSA's `default` cannot be opened): samples are discarded, but time passes as on a real device.
 ///
-/// It models a device with a 100 ms buffer played from an absolute schedule on `CLOCK_MONOTONIC`:
-/// frame `n` plays at `anchor + n / rate`. `write` returns once the buffer has room, sleeping with
-/// `clock_nanosleep(TIMER_ABSTIME)` until then, so the player is paced at exactly 1× without drift;
-/// `playedFrames` is read off the clock. Pause moves the schedule by the time spent paused, and
+/// It models a device with a deep buffer (2 s by default) played from an absolute schedule on
+/// `CLOCK_MONOTONIC`: frame `n` plays at `anchor + n / rate`. `waitForRoom` sleeps in `poll()` on
+/// the player's descriptor with a timeout that ends when the schedule has drained to the wake-up
+/// margin (`WakeMargin`), so a playing player wakes once per refill, not per chunk; `write` of more
+/// than there is room for sleeps with `clock_nanosleep(TIMER_ABSTIME)` until it fits. Either way
+/// the player is paced at exactly 1× without drift; `playedFrames` is read off the clock. Pause
+/// moves the schedule by the time spent paused (it stops at once: nothing queued is lost), and
 /// while paused nothing runs at all. Writing after the schedule ran dry counts an underrun and
 /// starts a new schedule at the current frame.
 public final class SilentOutput: AudioSink {
-    /// The simulated device buffer.
-    public static let bufferNanoseconds: Int64 = 100_000_000
+    /// The simulated device buffer by default.
+    public static let bufferNanoseconds: Int64 = 2_000_000_000
+
+    /// This sink's buffer.
+    public let bufferNanoseconds: Int64
 
     public var name: String { "silent" }
     public private(set) var format: StreamFormat?
@@ -24,7 +33,14 @@ public final class SilentOutput: AudioSink {
     private var anchor: Int64?
     private var pausedAt: Int64?
 
-    public init() {}
+    public init(bufferNanoseconds: Int64 = SilentOutput.bufferNanoseconds) {
+        self.bufferNanoseconds = max(bufferNanoseconds, 1_000_000)
+    }
+
+    public var bufferFrames: Int {
+        guard let format else { return 0 }
+        return Int(bufferNanoseconds * Int64(format.sampleRate) / 1_000_000_000)
+    }
 
     public func open(sampleRate: Int, channels: Int) throws(AudioOutputError) {
         let wanted = StreamFormat(sampleRate: sampleRate, channels: channels)
@@ -59,7 +75,7 @@ public final class SilentOutput: AudioSink {
         }
         writtenFrames += count
         if let anchor {
-            let roomAt = anchor + duration(writtenFrames, format) - Self.bufferNanoseconds
+            let roomAt = anchor + duration(writtenFrames, format) - bufferNanoseconds
             if roomAt > now { MonotonicClock.sleep(untilNanoseconds: roomAt) }
         }
         return count
@@ -110,6 +126,55 @@ public final class SilentOutput: AudioSink {
         anchor = nil
         pausedAt = nil
         isPaused = false
+    }
+
+    public func writableFrames() throws(AudioOutputError) -> Int {
+        guard format != nil else { throw .notOpen(device: name) }
+        guard !isPaused else { return 0 }
+        return max(bufferFrames - queuedFrames, 0)
+    }
+
+    public func waitForRoom(orReadable descriptor: Int32, timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake {
+        guard let format else { throw .notOpen(device: name) }
+        guard !isPaused else { throw .paused(device: name) }
+        let margin = WakeMargin.frames(buffer: bufferFrames)
+        // The moment only `margin` frames are left to play (never, before the first write).
+        guard let roomAt = anchor.map({ $0 + duration(writtenFrames - margin, format) }) else { return .device }
+        return try sleep(until: roomAt, orReadable: descriptor, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    public func waitUntilPlayed(orReadable descriptor: Int32, timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake {
+        guard let format, let playedAt = anchor.map({ $0 + duration(writtenFrames, format) }) else { return .device }
+        return try sleep(until: playedAt, orReadable: descriptor, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Frames written but not yet played by the schedule.
+    private var queuedFrames: Int { writtenFrames - playedFrames }
+
+    /// `poll()` on `descriptor` until `deadline` (monotonic nanoseconds) or, earlier, until
+    /// `timeoutMilliseconds` passed (-1: no limit; `.timedOut`).
+    private func sleep(until deadline: Int64, orReadable descriptor: Int32,
+                       timeoutMilliseconds: Int32) throws(AudioOutputError) -> SinkWake {
+        if timeoutMilliseconds >= 0 {
+            let limit = MonotonicClock.nanoseconds() + Int64(timeoutMilliseconds) * 1_000_000
+            if limit < deadline {
+                let wake = try sleep(until: limit, orReadable: descriptor, timeoutMilliseconds: -1)
+                return wake == .device ? .timedOut : wake
+            }
+        }
+        var entry = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let left = deadline - MonotonicClock.nanoseconds()
+            guard left > 0 else { break }
+            // Rounded up: waking a fraction of a millisecond late costs nothing, early costs a wake-up.
+            let milliseconds = Int32(clamping: (left + 999_999) / 1_000_000)
+            do {
+                if try Poll.wait(&entry, timeoutMilliseconds: milliseconds) > 0 { return .signalled }
+            } catch {
+                throw .deviceFailed(device: name, operation: "poll", reason: "\(error)")
+            }
+        }
+        return .device
     }
 
     /// Nanoseconds that `frames` last at the format's rate.

@@ -5,8 +5,10 @@ import RemoteControl
 import Glibc
 #endif
 
-/// The audio thread: applies requests between chunks, decodes, applies the relative volume and
-/// writes to the sink (which blocks, pacing the loop); sleeps on `wakeEvent` while paused.
+/// The audio thread: applies requests, fills the sink's deep buffer (PlayerEngine+Feeding) and
+/// sleeps until the sink wants more or `wakeEvent` brings a command, which then acts at once on
+/// the device (a pause stops it, a seek drops what was queued); sleeps on `wakeEvent` alone while
+/// paused.
 extension PlayerEngine {
     func runAudioThread() {
         audioThread.claim()
@@ -30,10 +32,23 @@ extension PlayerEngine {
                     return finish(status: 1)
                 }
             case .playing:
-                guard openCurrentTrack() else { return endOfQueue() }
+                if audio.queueEnded {
+                    resumeOutput()
+                    publish(.playing)
+                    playOutTail()
+                    continue
+                }
+                switch openCurrentTrack() {
+                case .open: break
+                case .nothingLeft: return endOfQueue()
+                case .notYet: continue  // the previous format's tail still plays
+                }
                 resumeOutput()
                 publish(.playing)
-                playChunk(volume: volume)
+                // Not while an upcoming track waits behind the previous one's tail: that tail
+                // cannot be decoded again (its file is closed), so it keeps its gain.
+                if audio.queuedGain != volume, audio.upcoming.isEmpty { replaceQueued(gain: volume) }
+                feed(volume: volume)
             }
         }
     }
@@ -55,36 +70,50 @@ extension PlayerEngine {
 
     // MARK: Tracks
 
+    enum TrackOpening { case open, nothingLeft, notYet }
+
     /// Opens the queue's current track if none is open, skipping files that cannot be played.
-    /// Returns false when nothing playable is left.
-    private func openCurrentTrack() -> Bool {
+    /// `.nothingLeft` when nothing playable is left; `.notYet` while the previous track's tail, in
+    /// another format, still plays (the device is reconfigured once it has played out: waited for
+    /// here, awake for commands, not inside `AudioSink.open`, which would block for a buffer).
+    private func openCurrentTrack() -> TrackOpening {
         while audio.file == nil {
-            guard let path = shared.withLock({ $0.queue.current }) else { return false }
+            guard let path = shared.withLock({ $0.queue.current }) else { return .nothingLeft }
             do {
                 let file = try AudioFile(path: path)
+                let wanted = StreamFormat(sampleRate: file.info.sampleRate, channels: file.info.channels)
+                if let current = audio.sink.format, current != wanted, !audio.sink.isPaused, audio.sink.writtenFrames > 0 {
+                    switch try audio.sink.waitUntilPlayed(orReadable: wakeEvent.fileDescriptor,
+                                                          timeoutMilliseconds: untilUpcoming) {
+                    case .device: break
+                    case .signalled:
+                        wakeEvent.drain()
+                        return .notYet
+                    case .timedOut:
+                        announceIfHeard()
+                        return .notYet
+                    }
+                }
                 try audio.sink.open(sampleRate: file.info.sampleRate, channels: file.info.channels)
+                // Another format: the sink played everything out and starts counting again.
+                if audio.sink.writtenFrames == 0 { announceAllNow() }
                 audio.file = file
                 // Same format: the sink keeps its counters and the previous track's tail plays
-                // first (gapless); the new track starts where everything queued so far ends.
-                audio.baseFrame = -audio.sink.writtenFrames
+                // first (gapless); the new track starts where everything queued so far ends, and
+                // is announced when it is heard.
                 audio.generation += 1
-                audio.item = Self.item(for: file, generation: audio.generation)
-                refreshNextAvailability()
-                audio.shownSecond = -1
-                endpoint?.update { info in
-                    info.item = audio.item
-                    info.setElapsed(.zero)
-                }
-                audio.published = nil
+                audio.announceLater(.track(Self.item(for: file, generation: audio.generation)))
+                audio.baseFrame = -audio.sink.writtenFrames
+                announceIfHeard()
             } catch let error as AudioFileError {
                 log.message("skipping \(error)")
-                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return false }
+                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return .nothingLeft }
             } catch {
                 log.message("cannot play \(path) on \(audio.sink.name): \(error)")
-                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return false }
+                guard shared.withLock({ $0.queue.skipUnplayable() }) else { return .nothingLeft }
             }
         }
-        return true
+        return .open
     }
 
     static func item(for file: AudioFile, generation: UInt64) -> NowPlayingItem {
@@ -99,49 +128,19 @@ extension PlayerEngine {
     private func closeTrack() {
         try? audio.sink.drop()
         audio.file = nil
-    }
-
-    private func playChunk(volume: Double) {
-        guard let file = audio.file else { return }
-        let sink = audio.sink
-        let channels = file.info.channels
-        let frames = max(256, file.info.sampleRate / 100)  // 10 ms: requests wait at most one chunk
-        // The buffer is moved out while in use: no overlapping access to `audio`.
-        var buffer = audio.buffer
-        audio.buffer = []
-        defer { audio.buffer = buffer }
-        if buffer.count != frames * channels { buffer = [Float](repeating: 0, count: frames * channels) }
-        do {
-            let got = try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0) }
-            guard got > 0 else { return endOfTrack() }
-            try buffer.withUnsafeMutableBufferPointer { whole in
-                let chunk = UnsafeMutableBufferPointer(rebasing: whole[0..<(got * channels)])
-                Gain.apply(volume, to: chunk)
-                try sink.write(UnsafeBufferPointer(chunk))
-            }
-            shared.withLock { $0.playedAnything = true }
-            showProgress()
-        } catch let error as AudioFileError {
-            log.message("skipping the rest of \(error)")
-            endOfTrack()
-        } catch {
-            log.message("output \(sink.name) failed: \(error)")
-            shared.withLock { $0.transport = .stopped }
-        }
+        audio.queueEnded = false
+        audio.mayWrite = true
+        audio.upcoming = []
     }
 
     /// The track was decoded to its end: repeat it or go on to the next one without waiting
-    /// (gapless; the audio thread stays responsive to a pause), or play out the tail at the end of
-    /// the queue.
-    private func endOfTrack() {
-        let (action, more) = shared.withLock { state in
-            let action = state.queue.advanceAtEndOfTrack()
-            if action == .stop { state.transport = .stopped }
-            return (action, state.transport != .stopped)
-        }
-        if action == .repeatCurrent, more, rewindForRepeat() { return }
+    /// (gapless), or mark the end of the queue, whose tail the loop plays out.
+    func endOfTrack() {
+        let action = shared.withLock { $0.queue.advanceAtEndOfTrack() }
+        if action == .repeatCurrent, rewindForRepeat() { return }
         audio.file = nil
-        if !more { try? audio.sink.drain() }
+        // The end of the queue: the tail still plays (`playOutTail`), and a pause still pauses it.
+        if action == .stop { audio.queueEnded = true }
     }
 
     /// Plays the open track again from its start, queued behind its own tail (gapless). It stays
@@ -151,15 +150,16 @@ extension PlayerEngine {
     /// rewound (not seekable): it is then opened again, as a new track.
     private func rewindForRepeat() -> Bool {
         guard let file = audio.file else { return false }
+        let start: Int
         do {
-            // Frame 0 plays once everything written so far has played, as for a new track.
-            audio.baseFrame = try file.seek(toFrame: 0) - audio.sink.writtenFrames
+            start = try file.seek(toFrame: 0)
         } catch {
             return false
         }
-        audio.shownSecond = -1
-        endpoint?.update(discontinuity: true) { $0.setElapsed(.zero) }
-        showProgress(significant: true)
+        // Frame 0 plays once everything written so far has played, as for a new track.
+        audio.announceLater(.repeatOfCurrent)
+        audio.baseFrame = start - audio.sink.writtenFrames
+        announceIfHeard()
         return true
     }
 
@@ -168,9 +168,13 @@ extension PlayerEngine {
     private func apply(_ request: PositionRequest) {
         switch request {
         case .next:
+            // The decoder already started the next track, still queued behind the one heard:
+            // Next is that track, from its start, now.
+            if case .track? = audio.upcoming.last?.kind { return playUpcomingNow() }
             if shared.withLock({ $0.queue.next() }) { closeTrack() }
         case .previous:
             let elapsed = audio.elapsedSeconds
+            returnToHeardTrack()
             switch shared.withLock({ $0.queue.previous(elapsedSeconds: elapsed) }) {
             case .restartCurrent: seek(to: .zero)
             case .playPrevious: closeTrack()
@@ -179,13 +183,40 @@ extension PlayerEngine {
             let target = audio.elapsed + offset
             if let duration = audio.item?.duration, target >= duration {
                 // MPRIS: seeking past the end acts as Next (or ends the queue).
+                if case .track? = audio.upcoming.last?.kind { return playUpcomingNow() }
                 if shared.withLock({ $0.queue.next() }) { closeTrack() } else { endOfTrack() }
             } else {
+                returnToHeardTrack()
                 seek(to: max(.zero, target))
             }
         case .setPosition(let position):
+            returnToHeardTrack()
             seek(to: position)
         }
+    }
+
+    /// Before a request about the position in the track heard (Previous, a seek) while the decoder
+    /// is already on the next track: the queue goes back to the track heard and it is opened again,
+    /// so the request applies to what the listener hears.
+    private func returnToHeardTrack() {
+        guard case .track? = audio.upcoming.last?.kind else { return }
+        shared.withLock { _ = $0.queue.previous(elapsedSeconds: 0) }
+        closeTrack()
+        _ = openCurrentTrack()  // same format as the decoder's track: opens at once
+    }
+
+    /// Next while the decoder's track waits behind the tail of the one heard: drops the tail and
+    /// plays that track from its start (announced now, no `Seeked`).
+    private func playUpcomingNow() {
+        guard let file = audio.file else { return }
+        do {
+            try audio.sink.drop()  // a paused sink stays paused
+            audio.mayWrite = true
+            audio.baseFrame = try file.seek(toFrame: 0)
+        } catch {
+            log.message("cannot skip to the next track: \(error)")
+        }
+        announceAllNow()
     }
 
     private func seek(to position: Duration) {
@@ -194,7 +225,9 @@ extension PlayerEngine {
         do {
             let wasPaused = audio.sink.isPaused
             try audio.sink.drop()
+            audio.mayWrite = true
             audio.baseFrame = try file.seek(toFrame: frame)
+            announceAllNow()  // dropped: an upcoming track is the one heard now
             if !wasPaused, audio.sink.isPaused { try audio.sink.resume() }
         } catch {
             log.message("cannot seek: \(error)")
@@ -207,11 +240,26 @@ extension PlayerEngine {
 
     // MARK: Output state
 
+    /// Stops the device where the listener is. A device that cannot pause in place drops what it
+    /// held (`lost`, already taken off `writtenFrames`): the decoder goes back to the first frame
+    /// not heard, so resuming repeats nothing and skips nothing. (Lost frames of the previous
+    /// track's tail cannot be played again: its file is closed.)
     private func pauseOutput() {
-        guard let file = audio.file, !audio.sink.isPaused else { return }
+        guard audio.sink.format != nil, !audio.sink.isPaused else { return }
         do {
             let lost = try audio.sink.pause()
-            if lost > 0 { try file.seek(toFrame: MediaTime.frame(audio.baseFrame, advancedBy: audio.sink.writtenFrames)) }
+            audio.mayWrite = true
+            guard lost > 0, let file = audio.file else { return }
+            let heard = max(0, MediaTime.frame(audio.baseFrame, advancedBy: audio.sink.writtenFrames))
+            audio.baseFrame = MediaTime.frame(try file.seek(toFrame: heard), advancedBy: -audio.sink.writtenFrames)
+            // What was dropped of upcoming tracks never plays; the decoder's track resumes where
+            // the sink now ends, as soon as what is left was heard.
+            let end = audio.sink.writtenFrames
+            if let decoders = audio.upcoming.last, decoders.startFrame >= end {
+                audio.upcoming.removeAll { $0.startFrame >= end }
+                audio.upcoming.append(Upcoming(kind: decoders.kind, startFrame: end))
+            }
+            announceIfHeard()
         } catch {
             log.message("cannot pause \(audio.sink.name): \(error)")
         }
@@ -226,12 +274,15 @@ extension PlayerEngine {
         try? audio.sink.drop()
         audio.sink.close()
         audio.file = nil
+        audio.queueEnded = false
+        audio.queuedGain = nil
+        audio.upcoming = []
         publish(.stopped)
     }
 
     /// Publishes a state that really took effect: MPRIS (with the device-clock position) and the
     /// status line.
-    private func publish(_ state: PlaybackState) {
+    func publish(_ state: PlaybackState) {
         guard audio.published != state else { return }
         audio.published = state
         let elapsed = audio.elapsed
@@ -243,7 +294,7 @@ extension PlayerEngine {
         showProgress(significant: true)
     }
 
-    private func showProgress(significant: Bool = false) {
+    func showProgress(significant: Bool = false) {
         let second = audio.elapsedWholeSeconds
         guard significant || second != audio.shownSecond else { return }
         audio.shownSecond = second
@@ -279,6 +330,8 @@ extension PlayerEngine {
             return state.playedAnything
         }
         if !played { log.message("nothing could be played") }
+        let underruns = audio.earlierUnderruns + audio.sink.underruns
+        if underruns > 0 { log.message("the output ran dry \(underruns) time\(underruns == 1 ? "" : "s") (underruns)") }
         log.finish()
         finishedEvent.signal()
     }
@@ -300,17 +353,22 @@ extension PlayerEngine {
             audio.device = device  // do not retry on every chunk; a later route change tries again
             return
         }
-        let frame = audio.currentFrame
+        // An upcoming track starts on the new output; the old one's tail stays behind.
+        let frame = audio.upcoming.isEmpty ? audio.currentFrame : 0
         let wasPaused = audio.sink.isPaused
         try? audio.sink.drop()
         audio.sink.close()
+        audio.earlierUnderruns += audio.sink.underruns
         audio.sink = replacement
         audio.device = device
+        audio.mayWrite = true
+        audio.queuedGain = nil
         log.message("output: \(replacement.name)")
         guard let file = audio.file else { return }
         do {
             try replacement.open(sampleRate: file.info.sampleRate, channels: file.info.channels)
             audio.baseFrame = try file.seek(toFrame: frame)
+            announceIfHeard()
             if wasPaused { try replacement.pause() }
         } catch {
             log.message("output \(replacement.name) failed: \(error)")

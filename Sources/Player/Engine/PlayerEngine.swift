@@ -12,8 +12,10 @@ import Glibc
 /// `mprisd play`: plays a queue through an `AudioSink` on its own audio thread, inside a
 /// `playback` session, remote-controlled over MPRIS while it is in an audio context.
 ///
-/// Threads: the audio thread decodes and writes (blocking on the device paces it); it sleeps on
-/// a `WakeEvent` (an eventfd) while paused, so a paused player wakes up zero times. Remote commands
+/// Threads: the audio thread fills the device's deep buffer, then sleeps in `poll()` on the device
+/// and on a `WakeEvent` (an eventfd) until the device has drained to its margin or a command comes
+/// (PlayerEngine+Feeding); while paused it sleeps on the eventfd alone, so a paused player wakes up
+/// zero times and a playing one about once a second. Remote commands
 /// arrive on the D-Bus thread, change `shared` and wake the audio thread; the audio thread alone touches
 /// the decoder and the sink, and publishes what really happened to the MPRIS endpoint. No Swift
 /// concurrency anywhere (libdispatch's pool would tick once a second).

@@ -5,7 +5,8 @@ enum Transport: Sendable, Equatable {
     case playing, paused, stopped
 }
 
-/// A change of track or position, applied by the audio thread between two chunks.
+/// A change of track or position, applied by the audio thread as soon as `wakeEvent` wakes it (it
+/// sleeps in `poll()` on the device and that eventfd), or between two decoding slices of a refill.
 enum PositionRequest: Sendable, Equatable {
     case next
     case previous
