@@ -26,6 +26,9 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+/// libpulse for the C benchmark helpers (a C target does not take the module map's `link`).
+let pulse: [LinkerSetting] = [.linkedLibrary("pulse")]
+
 let package = Package(
     name: "mprisd",
     products: [
@@ -45,8 +48,10 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
-                       providers: [.apt(["libpulse-dev"])]),
+        // No pkgConfig: libpulse's .pc adds only -D_REENTRANT and -pthread, which SwiftPM warns
+        // about and drops; its headers are on the default path and the module map links it into
+        // Swift targets (C targets name it: `pulse` below).
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
         // Libraries.
         .target(name: "Posix", dependencies: ["CLinux"], swiftSettings: strict),
@@ -129,14 +134,14 @@ let package = Package(
         .executableTarget(name: "bench-soak", dependencies: ["CDBus"],
                           path: "Benchmarks/Soak"),
         .executableTarget(name: "bench-pulse-watch", dependencies: ["CPulse"],
-                          path: "Benchmarks/PulseWatch"),
+                          path: "Benchmarks/PulseWatch", linkerSettings: pulse),
         .executableTarget(name: "bench-duck-client", dependencies: ["CDBus"],
                           path: "Benchmarks/DuckClient"),
         .executableTarget(name: "bench-pulse-streams", dependencies: ["CPulse"],
-                          path: "Benchmarks/PulseStreams"),
+                          path: "Benchmarks/PulseStreams", linkerSettings: pulse),
         .executableTarget(name: "bench-implicit-watch", dependencies: ["CPulse"],
-                          path: "Benchmarks/ImplicitWatch"),
+                          path: "Benchmarks/ImplicitWatch", linkerSettings: pulse),
         .executableTarget(name: "bench-implicit-trigger", dependencies: ["CPulse"],
-                          path: "Benchmarks/ImplicitTrigger"),
+                          path: "Benchmarks/ImplicitTrigger", linkerSettings: pulse),
     ]
 )

@@ -136,6 +136,7 @@ extension LinkCore {
     /// callbacks with the context).
     func dropContext(disconnect: Bool) {
         phase = .idle
+        cancelDefaultCheck()
         if let context {
             self.context = nil
             pa_context_set_state_callback(context, nil, nil)

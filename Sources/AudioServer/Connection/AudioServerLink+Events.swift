@@ -9,10 +9,10 @@ extension LinkCore {
         let facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
         let removed = kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
-        if kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue,
-           facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue {
-            fetchServerInfo()
-        }
+        // A device came or went: a default may exist now (`AudioServerLink+Defaults`); asked after
+        // the device itself, so that its reply finds the device in the inventory.
+        let isDevice = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue
+        defer { if isDevice, kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue { fetchServerInfo() } }
         let request: OpaquePointer?
         switch facility {
         case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
@@ -45,20 +45,6 @@ extension LinkCore {
         default:
             return
         }
-        if let request { pa_operation_unref(request) }
-    }
-
-    /// Reads the server info again (its default devices). Asked on a server event, and also when a
-    /// device comes or goes: pipewire-pulse answers a client whose view of the graph is not complete
-    /// yet with no default ("@DEFAULT_SINK@") and compares later defaults with what it last chose
-    /// for that client, so the event of the first real default can be missed (seen once in CI: a
-    /// reconnected link never learnt its default sink). A device's arrival is when a default can
-    /// first exist.
-    private func fetchServerInfo() {
-        guard let context else { return }
-        let request = pa_context_get_server_info(context, { _, info, userdata in
-            if let info { LinkCore.from(userdata)?.apply(server: info.pointee) }
-        }, userdata)
         if let request { pa_operation_unref(request) }
     }
 }

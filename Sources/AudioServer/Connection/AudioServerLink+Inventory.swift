@@ -13,6 +13,7 @@ extension LinkCore {
         rawStreams = [:]
         clients = [:]
         streamsByClient = [:]
+        defaultChecksDone = 0
         pa_context_set_subscribe_callback(context, { _, type, index, userdata in
             LinkCore.from(userdata)?.event(type.rawValue, index)
         }, userdata)
@@ -70,6 +71,7 @@ extension LinkCore {
         shared.absence.withLock { $0 = nil }
         if let server = working.server { log("connected to the audio server: \(server.name) \(server.version)") }
         publish(.connected, previous: AudioInventory())
+        awaitDefaultIfMissing()
     }
 
     /// Changes `working` (the callers checked that it is a change); once connected, publishes

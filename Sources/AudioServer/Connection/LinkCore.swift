@@ -33,6 +33,9 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
     var watch: ServerSocketWatch?
     var retryTimer: TimeEvent?
     var retriesDone = 0
+    /// Re-reads of the server info while a sink exists and none is the default.
+    var defaultCheckTimer: TimeEvent?
+    var defaultChecksDone = 0
     /// Whether the current absence was logged (one line per absence).
     var absenceLogged = false
 

@@ -1,0 +1,48 @@
+import CPulse
+import Posix
+
+/// The default devices, read with the server info (`pa_context_get_server_info`): on a server
+/// event, when a device comes or goes, and — while a sink exists but none is the default — again
+/// a few times with backoff.
+///
+/// Why the retries: pipewire-pulse answers a client with no default sink ("@DEFAULT_SINK@") until
+/// WirePlumber's choice reaches that client's view of the graph, and announces a new default only
+/// when the device *it* considers the default changes — which it works out differently (the first
+/// sink, where the server info wants the configured one or one with a driver priority). A link
+/// that connected in between can wait forever for an event that never comes (seen in CI: a
+/// reconnected link never learnt its default sink). So: 100 ms, 200 ms … 3.2 s after, six reads in
+/// all, stopped as soon as a default is known; PulseAudio, which always names one while a sink
+/// exists, never starts them. Bounded, so an idle link still wakes up zero times.
+extension LinkCore {
+    static let defaultCheckDelays: [Int64] = [100, 200, 400, 800, 1600, 3200].map { $0 * 1_000_000 }
+
+    /// Reads the server info again and applies it.
+    func fetchServerInfo() {
+        guard let context else { return }
+        let request = pa_context_get_server_info(context, { _, info, userdata in
+            guard let core = LinkCore.from(userdata) else { return }
+            if let info { core.apply(server: info.pointee) }
+            core.awaitDefaultIfMissing()
+        }, userdata)
+        if let request { pa_operation_unref(request) }
+    }
+
+    /// Arms the next read if a sink exists, none is the default and tries are left; cancels it
+    /// once a default is known.
+    func awaitDefaultIfMissing() {
+        let missing = isConnected && working.defaultSink == nil && working.devices.keys.contains { $0.kind == .sink }
+        guard missing else { return cancelDefaultCheck() }
+        guard defaultCheckTimer == nil, defaultChecksDone < Self.defaultCheckDelays.count else { return }
+        let delay = Self.defaultCheckDelays[defaultChecksDone]
+        defaultChecksDone += 1
+        defaultCheckTimer = loop.core.timer(at: MonotonicClock.nanoseconds() + delay) { [unowned self] _ in
+            cancelDefaultCheck()
+            fetchServerInfo()
+        }
+    }
+
+    func cancelDefaultCheck() {
+        if let defaultCheckTimer { loop.core.free(defaultCheckTimer) }
+        defaultCheckTimer = nil
+    }
+}
