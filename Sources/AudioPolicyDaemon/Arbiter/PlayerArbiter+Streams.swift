@@ -37,15 +37,8 @@ extension PlayerArbiter {
     /// One change of the link's inventory (on the link's thread): the streams' process trees are
     /// read for the streams that appeared; every player's presence is told to the ranking.
     public func inventoryChanged(_ change: InventoryChange) {
-        let streams: [AudioStream]
-        switch change.kind {
-        case .disconnected:
-            streams = []
-        case .connected:
-            streams = PlayerStreamPairing.playbackStreams(of: change.current)
-        case .updated:
-            streams = PlayerStreamPairing.playbackStreams(of: change.current)
-        }
+        let connected: Bool = if case .disconnected = change.kind { false } else { true }
+        let streams = connected ? PlayerStreamPairing.playbackStreams(of: change.current) : []
         let known = state.withLock { state -> Set<StreamID>? in
             guard state.streams.link != nil else { return nil }
             // A volume, a cork, a property: not a stream that came or went.
@@ -60,7 +53,6 @@ extension PlayerArbiter {
         for stream in streams where !known.contains(stream.id) {
             read[stream.id] = stream.processID.map { ProcessAncestry.chain(from: $0) } ?? []
         }
-        let connected: Bool = if case .disconnected = change.kind { false } else { true }
         state.withLock { state in
             let kept = state.streams.pairing.chains
             state.streams.pairing.connected = connected
