@@ -25,6 +25,11 @@ start_bus
 start_pulse
 cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 "$work/make-flac" "$work/music.flac" $(( SECONDS_PER_RUN + 10 ))
+cc -O2 -o "$work/alsa-grant" "$here/Fixtures/alsa-grant.c" -lasound
+# What the `pulse` device grants to the player's request (ALSAOutput.bufferMicroseconds, thirds).
+BUFFER_US=${BUFFER_US:-$(sed -n 's/.*static let bufferMicroseconds = \([0-9_]*\).*/\1/p' \
+    "$here/../Sources/AudioDevices/Output/ALSAOutput.swift" | tr -d _)}
+pulse_grant=$("$work/alsa-grant" pulse "$BUFFER_US") || die "the pulse device refused the player's request"
 
 : > "$work/results"
 run() { # run TAG ROUND
@@ -54,8 +59,8 @@ run() { # run TAG ROUND
     sleep 1
 }
 busy_before=$(busy_percent 2)
-tags=(mprisd-silent mpv-null mprisd-pulse mpv-pulse)
-[[ -n ${BEFORE:-} ]] && tags=(mprisd-silent before-silent mpv-null mprisd-pulse before-pulse mpv-pulse)
+tags=(${TAGS:-mprisd-silent mpv-null mprisd-pulse mpv-pulse})
+[[ -n ${BEFORE:-} && -z ${TAGS:-} ]] && tags=(mprisd-silent before-silent mpv-null mprisd-pulse before-pulse mpv-pulse)
 for (( round = 1; round <= ROUNDS; round++ )); do
     for tag in "${tags[@]}"; do run "$tag" "$round"; done
 done
@@ -64,6 +69,7 @@ echo "### Wake-ups while playing ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 echo
 echo "- Machine: $(machine_line); background CPU load before: ${busy_before}%"
 echo "- $(pulseaudio --version 2>/dev/null | awk 'NR == 1'), null sink at 44.1 kHz through ALSA \`pulse\`; $(mpv_version)"
+echo "- ALSA \`pulse\` asked for $(( BUFFER_US / 1000 )) ms in thirds, granted: $pulse_grant; the silent output models 2000 ms"
 echo "- File: 44.1 kHz 16-bit stereo FLAC (Benchmarks/Fixtures/make-flac.c); ${SECONDS_PER_RUN} s windows after 3 s of warm-up; $ROUNDS round(s)"
 echo
 echo "| player | device | wake-ups/s (all threads) | queued on the server at 3 s |"

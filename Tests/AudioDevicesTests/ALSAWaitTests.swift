@@ -16,7 +16,11 @@ final class ALSAWaitTests: XCTestCase {
     override func setUp() async throws {
         directory = try TemporaryDirectory()
         pulse = try await PulseServer(sampleRate: 44_100)
-        try ALSATestConfig.activate(in: directory, extra: "pcm.paced { type pulse }\n")
+        try ALSATestConfig.activate(in: directory, extra: """
+            pcm.paced { type pulse }
+            pcm.recorded { type file slave { pcm paced } file "\(directory.path)/recorded.raw" format "raw" }
+
+            """)
         for (key, value) in pulse.variables {
             previous[key] = ProcessInfo.processInfo.environment[key]
             setenv(key, value, 1)
@@ -34,7 +38,7 @@ final class ALSAWaitTests: XCTestCase {
     func testADeepBufferIsRefilledAtTheMarginAndACommandWakesAtOnce() throws {
         let output = try ALSAOutput(device: "paced")
         try output.open(sampleRate: 44_100, channels: 2)
-        XCTAssertEqual(output.bufferFrames, 176_400, "PulseAudio grants the 4 s asked for (its plugin allows up to 4 MiB)")
+        XCTAssertEqual(output.bufferFrames, 529_200, "the pulse plugin is asked for 12 s and grants them (it allows up to 4 MiB)")
         XCTAssertGreaterThanOrEqual(output.wakeFrames, output.bufferFrames / 2, "woken with half the buffer or less left")
         XCTAssertEqual(try output.writableFrames(), output.bufferFrames)
 
@@ -68,5 +72,25 @@ final class ALSAWaitTests: XCTestCase {
         XCTAssertEqual(try output.writableFrames(), 0)
         try output.resume()
         output.close()
+    }
+
+    /// Only a user-space plugin with a thread of its own gets the deepest buffer: every write costs
+    /// that thread wake-ups. Any other PCM — here alsa-lib's `file` over the same plugin — gets 4 s.
+    func testTheDeepestBufferIsAskedOfAPluginOnly() throws {
+        let plugin = try ALSAOutput(device: "paced")
+        try plugin.open(sampleRate: 44_100, channels: 2)
+        XCTAssertEqual(plugin.bufferFrames, 44_100 * ALSAOutput.pluginBufferMicroseconds / 1_000_000)
+        XCTAssertEqual(plugin.periodFrames, plugin.bufferFrames / 3, "thirds")
+        plugin.close()
+
+        let file = try ALSAOutput(device: "recorded")
+        try file.open(sampleRate: 44_100, channels: 2)
+        XCTAssertEqual(file.bufferFrames, 44_100 * ALSAOutput.bufferMicroseconds / 1_000_000)
+        file.close()
+
+        let asked = try ALSAOutput(device: "paced", bufferMicroseconds: 1_000_000)
+        try asked.open(sampleRate: 44_100, channels: 2)
+        XCTAssertEqual(asked.bufferFrames, 44_100, "an explicit request wins")
+        asked.close()
     }
 }

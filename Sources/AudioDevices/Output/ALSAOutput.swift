@@ -5,20 +5,28 @@ import Glibc
 
 /// A sink on an ALSA PCM, opened by name (`default`, `hw:0`, `pulse`, a PCM from an asound.conf).
 ///
-/// Buffer ~4 s (what the device grants: `bufferFrames`), period a third of it, `avail_min` the
-/// buffer less `WakeMargin` (ALSAPCM.configure): the player fills it, then sleeps in `poll()` on the
-/// PCM's descriptors (`waitForRoom`) until it has drained to the margin. Why 4 s and thirds: on
+/// Buffer ~4 s, or ~12 s on a user-space plugin (`pluginBufferMicroseconds`; what the device
+/// grants: `bufferFrames`), period a third of it, `avail_min` the buffer less `WakeMargin`
+/// (ALSAPCM.configure): the player fills it, then sleeps in `poll()` on the PCM's descriptors
+/// (`waitForRoom`) until it has drained to the margin. Why thirds, and deeper on a plugin: on
 /// alsa-lib's `pulse` plugin every write restarts libpulse's timing updates (10 ms, 20 ms, … up to
-/// 1.5 s apart) and the plugin wakes its caller at every period, so its thread's wake-ups follow the
-/// number of refills: 12.5 a second with 2 s in quarters, 7.5 with 4 s in thirds (BENCHMARKS.md,
-/// Issue 18); a kernel PCM wakes the player only at `avail_min`. The stream starts when the
+/// 1.5 s apart: about eight round trips to the server per write) and the plugin wakes its caller at
+/// every period, so the wake-ups follow the
+/// number of refills: 12.5 a second with 2 s in quarters, 8 with 4 s in thirds, 2.7 with 12 s in
+/// thirds (BENCHMARKS.md, Issue 18). A kernel PCM wakes the player only at `avail_min` and grants
+/// what its driver preallocated (often far less than 4 s); other alsa-lib PCMs (`file`, `dmix`, a
+/// `plug` over a card) keep 4 s: `file` writes out a buffer behind, and nothing there pays per write.
+/// 12 s of 16-bit stereo at 48 kHz stays inside the `pulse` plugin's 4 MiB. The stream starts when the
 /// buffer first fills (or when the player waits on a partly filled one); `write` blocks in
 /// `snd_pcm_writei` only when given more than there is room for. Pause uses `snd_pcm_pause` when
 /// the hardware can (`snd_pcm_hw_params_can_pause`); otherwise it drops the buffer and prepares
 /// the stream again, and says how many frames it dropped. Not `Sendable`: one thread owns it.
 public final class ALSAOutput: AudioSink {
-    /// The buffer length asked of the device by default; the period is a third of it.
+    /// The buffer length asked of a device by default; the period is a third of it.
     public static let bufferMicroseconds = 4_000_000
+    /// The buffer length asked by default of a user-space plugin with a thread of its own
+    /// (`SND_PCM_TYPE_IOPLUG`: `pulse`, `pipewire`), where every write costs that thread wake-ups.
+    public static let pluginBufferMicroseconds = 12_000_000
 
     /// The PCM name.
     public let device: String
@@ -53,16 +61,19 @@ public final class ALSAOutput: AudioSink {
     /// - Parameter sampleFormats: the formats to offer, first accepted wins. S16 first: every
     ///   device takes it and 16-bit sources pass bit-exact.
     ///   - bufferMicroseconds: the buffer to ask for; the device may grant less (`bufferFrames`).
+    ///     Nil: `pluginBufferMicroseconds` on a user-space plugin, else `bufferMicroseconds`.
     /// - Throws: `.deviceUnavailable` with alsa-lib's reason (`Unknown PCM`, no card, busy).
     public init(device: String = "default",
                 sampleFormats: [ALSASampleFormat] = [.s16LE, .float32LE],
-                bufferMicroseconds: Int = ALSAOutput.bufferMicroseconds) throws(AudioOutputError) {
+                bufferMicroseconds: Int? = nil) throws(AudioOutputError) {
         self.device = device
-        requestedBuffer = max(bufferMicroseconds, 10_000)
         // Floats go out as they are in memory, which is FLOAT_LE only on a little-endian host.
         let usable = ALSAOutput.hostIsLittleEndian ? sampleFormats : sampleFormats.filter { $0 != .float32LE }
         self.sampleFormats = usable.isEmpty ? [.s16LE] : usable
-        pcm = try ALSAOutput.openDevice(device)
+        let handle = try ALSAOutput.openDevice(device)
+        pcm = handle
+        let byType = ALSAPCM.isIOPlugin(handle) ? ALSAOutput.pluginBufferMicroseconds : ALSAOutput.bufferMicroseconds
+        requestedBuffer = max(bufferMicroseconds ?? byType, 10_000)
     }
 
     deinit {

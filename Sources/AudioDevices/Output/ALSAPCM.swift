@@ -23,6 +23,12 @@ enum ALSAPCM {
         return (outcome.0, outcome.1, messages)
     }
 
+    /// `snd_pcm_type` is `SND_PCM_TYPE_IOPLUG`: the PCM is a user-space plugin that hands the
+    /// audio to a thread of its own (alsa-plugins' `pulse`, PipeWire's `pipewire`, `jack`).
+    static func isIOPlugin(_ pcm: OpaquePointer) -> Bool {
+        snd_pcm_type(pcm) == SND_PCM_TYPE_IOPLUG
+    }
+
     /// `snd_pcm_close`.
     static func close(_ pcm: OpaquePointer) {
         snd_pcm_close(pcm)
