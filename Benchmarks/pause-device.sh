@@ -25,4 +25,5 @@ echo "- From the Pause call leaving the client to the server's event showing the
 echo
 echo '```'
 grep -v '^sample' "$work/rounds"
+[[ -n ${SAMPLES:-} ]] && cp "$work/rounds" "$SAMPLES"
 echo '```'

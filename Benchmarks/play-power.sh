@@ -26,8 +26,8 @@ start_pulse
 cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 "$work/make-flac" "$work/music.flac" $(( SECONDS_PER_RUN + 10 ))
 cc -O2 -o "$work/alsa-grant" "$here/Fixtures/alsa-grant.c" -lasound
-# What the `pulse` device grants to the player's request (ALSAOutput.bufferMicroseconds, thirds).
-BUFFER_US=${BUFFER_US:-$(sed -n 's/.*static let bufferMicroseconds = \([0-9_]*\).*/\1/p' \
+# What the `pulse` device grants to the player's request (ALSAOutput.pluginBufferMicroseconds, thirds).
+BUFFER_US=${BUFFER_US:-$(sed -n 's/.*static let pluginBufferMicroseconds = \([0-9_]*\).*/\1/p' \
     "$here/../Sources/AudioDevices/Output/ALSAOutput.swift" | tr -d _)}
 pulse_grant=$("$work/alsa-grant" pulse "$BUFFER_US") || die "the pulse device refused the player's request"
 
