@@ -11,6 +11,11 @@ import Posix
 extension PlayerEngine {
     /// The decoding slice: a command waits at most this long behind a refill in progress.
     static let sliceSeconds = 0.02
+    /// The most audio one write carries. A refill is a period of the device (4 s at most: a third
+    /// of a plugin's 12 s); only a first fill, or one after a seek or a drop, is more, and it goes
+    /// in several writes rather than a decode buffer of the whole device (12 s of stereo floats
+    /// would be 4 MB, kept for reuse).
+    static let writeSeconds = 4
 
     /// One step of playing: fill the sink if it asked for data, else sleep until it does or a
     /// command comes (which the loop then applies).
@@ -18,7 +23,8 @@ extension PlayerEngine {
         let sink = audio.sink
         do {
             if audio.mayWrite {
-                let room = try sink.writableFrames()
+                let rate = sink.format?.sampleRate ?? 0
+                let room = min(try sink.writableFrames(), max(rate, 1) * Self.writeSeconds)
                 if room > 0 {
                     audio.mayWrite = !fill(room: room, volume: volume)
                     return
