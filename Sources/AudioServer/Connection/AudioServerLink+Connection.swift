@@ -6,8 +6,15 @@ import Glibc
 
 /// Connecting, noticing the server go, and waiting for it (inotify, bounded backoff).
 extension LinkCore {
-    /// The first step on the thread.
+    /// The first step on the thread. Without libpulse there is no peer at all, said once, and
+    /// nothing to wait for: installing the library takes a restart.
     func begin() {
+        if let reason = PulseLibrary.unavailableReason {
+            shared.absence.withLock { $0 = reason }
+            absenceLogged = true
+            log("no audio-server peer: \(reason)")
+            return
+        }
         switch address {
         case .unknown(let reason):
             absent("no audio server address: \(reason)")
