@@ -25,11 +25,13 @@ final class LazyLibrariesTests: ArbiterTestCase {
     }
 
     /// libpulse.so.0 found but unusable (an empty library of that name first on
-    /// `LD_LIBRARY_PATH`, as a too-old one would be): the status and the log say why, once, and
-    /// the daemon still arbitrates the media keys.
+    /// `LD_LIBRARY_PATH`, as a too-old one would be) while a real PulseAudio runs: the status and
+    /// the log say why, once, and the daemon still arbitrates the media keys.
     func testADaemonWithoutAUsableLibpulseSaysWhyAndKeepsServing() async throws {
         let libraries = try await FakeLibrary.make("libpulse.so.0", in: path("fake-libs"))
-        try await startDaemon(environment: ["LD_LIBRARY_PATH": libraries])
+        let pulse = try await PulseServer()
+        addTeardownBlock { pulse.stop() }
+        try await startDaemon(environment: pulse.variables.merging(["LD_LIBRARY_PATH": libraries]) { $1 })
         let status = try await waitForStatus("the status says why there is no audio server") {
             $0.json.contains("libpulse.so.0 has no pa_")
         }
