@@ -12,7 +12,9 @@
 //   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
 //   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
 //   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
-//   Posix, DBus, AudioDevices → C modules (mprisd also CLinux, to start a child tied to it)
+//   Posix, DBus, AudioDevices, AudioServer → C modules (mprisd also CLinux, to start a child tied to
+//   it); AudioDevices and AudioServer reach libsndfile and libpulse through CLazyLibraries (loaded
+//   on first use)
 // SystemContext is what the player and the daemon both follow on the machine: routes (jacks,
 // mixer, Bluetooth), the settings and state files, the screen lock from logind.
 // SessionCore's rules are pure Swift (the policy engine imports nothing but the standard library);

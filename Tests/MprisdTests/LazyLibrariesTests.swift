@@ -37,6 +37,7 @@ final class LazyLibrariesTests: ArbiterTestCase {
         }
         XCTAssertTrue(status.json.contains("package libpulse0"), status.json)
         await waitForDaemonLog("no audio-server peer: libpulse.so.0 has no pa_")
+        guard daemon?.isRunning == true else { return XCTFail("the daemon died: \(daemon?.stderr ?? "")") }
 
         let fake = try await startFake("keys", status: "Playing")
         try await waitForActive(fake.busName)
