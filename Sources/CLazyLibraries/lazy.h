@@ -9,7 +9,7 @@ __attribute__((noreturn, visibility("hidden")))
 void mprisd_lazy_unavailable(const char *function, const char *reason);
 
 // Each library file lists its functions as LIST(X) with X(return type, name, (parameters),
-// (arguments)) and defines LAZY_NEED(name) (load the library or abort) and LAZY_TABLE (its array of
+// (arguments)) — pulse.c as LIST(X, V), V for those returning void — and defines LAZY_NEED(name) (load the library or abort) and LAZY_TABLE (its array of
 // resolved pointers); these expand the list into the table's indices, the symbol names, and one
 // forwarder per function, typed by the real header's declaration (`__typeof__`): a prototype that
 // disagrees with the header does not compile.
