@@ -12,7 +12,9 @@
 //   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
 //   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
 //   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
-//   Posix, DBus, AudioDevices → C modules (mprisd also CLinux, to start a child tied to it)
+//   Posix, DBus, AudioDevices, AudioServer → C modules (mprisd also CLinux, to start a child tied to
+//   it); AudioDevices and AudioServer reach libsndfile and libpulse through CLazyLibraries (loaded
+//   on first use)
 // SystemContext is what the player and the daemon both follow on the machine: routes (jacks,
 // mixer, Bluetooth), the settings and state files, the screen lock from logind.
 // SessionCore's rules are pure Swift (the policy engine imports nothing but the standard library);
@@ -26,8 +28,11 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
-/// libpulse for the C benchmark helpers (a C target does not take the module map's `link`).
+/// libpulse for the C benchmark helpers and the tests that drive it directly: the module map no longer
+/// links it (the program loads it on first use, CLazyLibraries).
 let pulse: [LinkerSetting] = [.linkedLibrary("pulse")]
+/// libsndfile for the tests that write audio files (`sf_writef_*`, `sf_set_string`).
+let sndfile: [LinkerSetting] = [.linkedLibrary("sndfile")]
 
 let package = Package(
     name: "mprisd",
@@ -46,22 +51,23 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CLinux"),
-        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
-                       providers: [.apt(["libsndfile1-dev"])]),
-        // No pkgConfig: libpulse's .pc adds only -D_REENTRANT and -pthread, which SwiftPM warns
-        // about and drops; its headers are on the default path and the module map links it into
-        // Swift targets (C targets name it: `pulse` below).
+        // CSndfile and CPulse give the headers only (no pkgConfig: its `Libs` would link the library;
+        // both install their headers on the default path): CLazyLibraries defines the functions the
+        // program calls and loads the libraries on first use (issue 16: `mprisd control` starts
+        // without them). Targets calling other functions link them directly (`pulse`, `sndfile`).
+        .systemLibrary(name: "CSndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "CLazyLibraries"),
 
         // Libraries.
         .target(name: "Posix", dependencies: ["CLinux"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CLinux", "Posix"], swiftSettings: strict),
         .target(name: "SessionCore", dependencies: ["Posix"], swiftSettings: strict),
         .target(name: "RemoteControl", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
-        .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "SessionCore", "Posix"],
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CSndfile", "CLazyLibraries", "SessionCore", "Posix"],
                 swiftSettings: strict),
         .target(name: "AudioPolicyClient", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
-        .target(name: "AudioServer", dependencies: ["CPulse", "Posix", "CLinux"], swiftSettings: strict),
+        .target(name: "AudioServer", dependencies: ["CPulse", "CLazyLibraries", "Posix", "CLinux"], swiftSettings: strict),
         .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "AudioPolicyClient", "SystemContext",
@@ -100,7 +106,8 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "DBus", "SessionCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "SessionCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "CLazyLibraries", "SessionCore", "TestSupport"],
+                    swiftSettings: strict, linkerSettings: sndfile),
         .testTarget(name: "AudioPolicyClientTests",
                     dependencies: ["AudioPolicyClient", "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
@@ -110,7 +117,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "AudioServerTests", dependencies: ["AudioServer", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AudioServerTests", dependencies: ["AudioServer", "TestSupport"], swiftSettings: strict,
+                    linkerSettings: pulse),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MprisdTests", dependencies: ["TestSupport", "DBus"], swiftSettings: strict),
 

@@ -16,8 +16,10 @@
 #   /usr/share/lintian/overrides/mprisd: the one lintian warning that stays, and why
 #
 # The version is the one in Sources/mprisd/CLI/Version.swift (what `mprisd --version` prints), with
-# the Debian revision below; Depends is what dpkg-shlibdeps finds the binaries load. No maintainer
-# scripts: nothing is enabled for every user (`systemctl --user enable --now mprisd` does it for
+# the Debian revision below; Depends is what dpkg-shlibdeps finds the binaries link, plus libpulse0
+# and libsndfile1, which `mprisd` loads on first use (dlopen: dpkg-shlibdeps cannot see them), named
+# in dist/debian/control with the minimum versions dpkg-shlibdeps gave while they were linked. No
+# maintainer scripts: nothing is enabled for every user (`systemctl --user enable --now mprisd` does it for
 # one; without it the bus starts the daemon on first use), and purging removes every file.
 #
 # The build goes to .build-package (apart from .build: the static flags would otherwise make each
@@ -118,7 +120,8 @@ export SOURCE_DATE_EPOCH=$commit_time
     echo " -- $maintainer  $(LC_ALL=C date -u -R -d "@$commit_time")"
 } | gzip -9n > "$doc/changelog.Debian.gz"
 
-# Depends: exactly the libraries the two programs load, with the versions their symbols need.
+# Depends: exactly the libraries the two programs link, with the versions their symbols need
+# (dist/debian/control adds the two loaded on first use).
 depends=$(cd "$work" && dpkg-shlibdeps -O debian/mprisd/usr/bin/mprisd debian/mprisd/usr/bin/mprisd-control)
 depends=${depends#shlibs:Depends=}
 if [[ -z $depends ]]; then

@@ -1,5 +1,6 @@
 // CPulse: libpulse for Swift — the client library of PulseAudio and of PipeWire's pipewire-pulse,
 // driven by the daemon's own poll thread through a pa_mainloop_api (never libpulse's threads).
+// The headers only: CLazyLibraries defines the functions and loads libpulse on first use.
 #ifndef CPULSE_SHIM_H
 #define CPULSE_SHIM_H
 #include <pulse/pulseaudio.h>

@@ -7,7 +7,8 @@ import Glibc
 // `mprisd-control ACTION [VALUE] [--verbose]`: `mprisd control` for key bindings, as a program of
 // its own. The same one call to the daemon (`Control(s, d)`), the same words and exit statuses;
 // what differs is what runs before it: this program links the D-Bus binding and the Swift
-// runtime only, where `mprisd` also loads FoundationEssentials, libpulse, libsndfile and ALSA —
+// runtime only, where `mprisd` also loads FoundationEssentials and ALSA (libpulse and libsndfile
+// only on first use, never for `mprisd control`: "Issue 16: libraries loaded on first use") —
 // 15 ms of start-up per key press on the benchmark machine when `mprisd` still imported all of
 // Foundation and ICU (BENCHMARKS.md, "Issue 16"; "Issue 17" for the packaged, static build).
 

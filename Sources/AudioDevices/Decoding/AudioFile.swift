@@ -32,6 +32,7 @@ public final class AudioFile {
     public init(path location: MediaPath) throws(AudioFileError) {
         let path = location.description
         try AudioFile.checkPath(location)
+        if let reason = Sndfile.unavailableReason { throw .notDecodable(path: path, reason: reason) }
         let opened = Sndfile.openForReading(location)
         guard let handle = opened.handle else {
             throw .notDecodable(path: path, reason: AudioFile.explain(opened.error, path: path))

@@ -1,8 +1,20 @@
+import CLazyLibraries
 import CSndfile
 
 /// The libsndfile calls the decoder makes, each wrapped once so the rest of the code sees Swift
 /// types. libsndfile's enums are anonymous in C and arrive as `Int`; the casts live here.
+///
+/// libsndfile is loaded on first use, not at exec (issue 16: `mprisd control` never decodes):
+/// callers ask `unavailableReason` before anything else here.
 enum Sndfile {
+    /// `mprisd_sndfile_load`: `nil` once libsndfile.so.1 and every `sf_*` function below are
+    /// resolved, else the reason (one answer per process: loaded once).
+    static var unavailableReason: String? {
+        var error: UnsafePointer<CChar>?
+        if mprisd_sndfile_load(&error) { return nil }
+        return error.map { String(cString: $0) } ?? "cannot load libsndfile.so.1"
+    }
+
     /// `sf_open` for reading; on failure, `nil` and libsndfile's reason (`sf_strerror(NULL)`).
     static func openForReading(_ path: MediaPath) -> (handle: OpaquePointer?, info: SF_INFO, error: String) {
         var info = SF_INFO()

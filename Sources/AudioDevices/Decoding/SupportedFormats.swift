@@ -17,11 +17,18 @@ public struct SupportedFormats: Sendable, Hashable {
     public let encodings: [String]
     private let encodingCodes: Set<Int32>
 
-    /// The installed library's answer, asked once.
+    /// The installed library's answer, asked once (nothing at all without libsndfile: every file
+    /// is then refused with the reason when opened).
     public static let installed = SupportedFormats()
 
     init() {
         var containers: [Container] = []
+        guard Sndfile.unavailableReason == nil else {
+            self.containers = []
+            encodings = []
+            encodingCodes = []
+            return
+        }
         for index in 0..<Sndfile.formatCount(subtypes: false) {
             if let entry = Sndfile.formatEntry(index, subtypes: false) {
                 containers.append(Container(name: entry.name, fileExtension: entry.fileExtension.lowercased(),

@@ -8,8 +8,10 @@ public enum LibraryVersions {
         snd_asoundlib_version().map { String(cString: $0) } ?? "unknown"
     }
 
-    /// libsndfile's version string (`sf_version_string`), e.g. `libsndfile-1.2.0`.
+    /// libsndfile's version string (`sf_version_string`), e.g. `libsndfile-1.2.0`; loads
+    /// libsndfile if nothing has (`--version` does: a bug report needs it), or says why it cannot.
     public static var sndfile: String {
-        sf_version_string().map { String(cString: $0) } ?? "unknown"
+        if let reason = Sndfile.unavailableReason { return "libsndfile unavailable (\(reason))" }
+        return sf_version_string().map { String(cString: $0) } ?? "unknown"
     }
 }

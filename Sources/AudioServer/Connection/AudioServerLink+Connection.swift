@@ -6,11 +6,20 @@ import Glibc
 
 /// Connecting, noticing the server go, and waiting for it (inotify, bounded backoff).
 extension LinkCore {
-    /// The first step on the thread.
+    /// The first step on the thread. libpulse is loaded here, once there is an address to reach
+    /// (not for a daemon that has none); without it there is no peer at all, said once, and
+    /// nothing to wait for: installing the library takes a restart.
     func begin() {
+        if case .unknown(let reason) = address { return absent("no audio server address: \(reason)") }
+        if let reason = PulseLibrary.unavailableReason {
+            shared.absence.withLock { $0 = reason }
+            absenceLogged = true
+            log("no audio-server peer: \(reason)")
+            return
+        }
         switch address {
-        case .unknown(let reason):
-            absent("no audio server address: \(reason)")
+        case .unknown:
+            break
         case .remote(let server):
             connect(server: server)
         case .socket(let path):

@@ -57,6 +57,9 @@ extension LinkCore {
     }
 
     func writeRestoreEntry(_ entry: RestoreEntry, _ completion: @escaping AudioServerLink.Completion) {
+        // Connected first: the `pa_channel_map`/`pa_cvolume` helpers below are libpulse's, loaded
+        // only when there is a server (PulseLibrary).
+        guard isConnected else { return completion(false) }
         var info = pa_ext_stream_restore_info()
         if let volume = entry.volume {
             guard let encoded = encodeVolume(volume) else { return completion(false) }
