@@ -123,6 +123,9 @@ final class ConnectionCore: @unchecked Sendable {  // invariant: mutable state t
     private func receive(_ message: OpaquePointer) -> DBusHandlerResult {
         switch dbus_message_get_type(message) {
         case CDBUS_MESSAGE_TYPE_METHOD_CALL:
+            // A `Properties.Get` is answered first, without decoding the message (ObjectTable+FastGet).
+            let objects = self.objects
+            if objects.answerPropertyGet(message, on: self) { return DBUS_HANDLER_RESULT_HANDLED }
             objects.dispatch(Message(libdbusMessage: message, reusing: &headerStrings), raw: message, on: self)
             return DBUS_HANDLER_RESULT_HANDLED
         case CDBUS_MESSAGE_TYPE_SIGNAL:

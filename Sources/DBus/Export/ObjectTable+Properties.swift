@@ -72,7 +72,7 @@ extension ObjectTable {
     }
 
     /// Finds a property and the interface that declares it (any interface when the name is empty).
-    private func lookup(_ object: Object, _ interfaceName: String,
+    func lookup(_ object: Object, _ interfaceName: String,
                         _ name: String) throws(DBusError) -> (interface: String, property: Property) {
         let candidates = interfaceName.isEmpty ? object.interfaces : object.interface(named: interfaceName).map { [$0] }
         guard let candidates else {
@@ -85,7 +85,7 @@ extension ObjectTable {
     }
 
     /// Reads a property and checks the getter kept to the declared type.
-    private func read(_ property: Property) throws(DBusError) -> DBusValue {
+    func read(_ property: Property) throws(DBusError) -> DBusValue {
         let value: DBusValue
         do {
             value = try property.getter()

@@ -15,8 +15,24 @@ final class ObjectTable {
     }
 
     var objects: [ObjectPath: Object] = [:]
+    /// The last `Properties.Get` resolved (`ObjectTable+FastGet`), forgotten whenever an object
+    /// comes or goes. Behind a pointer rather than a stored `var`: the fast path reads it on every
+    /// `Get`, and a class's stored `var` costs a dynamic exclusivity check (`swift_beginAccess`,
+    /// ~100 instructions) per access; the table is loop-confined, so no access can overlap.
+    let lastGet: UnsafeMutablePointer<LastPropertyGet>
+
+    init() {
+        lastGet = .allocate(capacity: 1)
+        lastGet.initialize(to: LastPropertyGet())
+    }
+
+    deinit {
+        lastGet.deinitialize(count: 1)
+        lastGet.deallocate()
+    }
 
     func add(_ path: ObjectPath, _ interfaces: [Interface]) {
+        lastGet.pointee = LastPropertyGet()
         var object = Object(interfaces: interfaces)
         for interface in interfaces {
             for property in interface.properties
@@ -28,6 +44,7 @@ final class ObjectTable {
     }
 
     func remove(_ path: ObjectPath) {
+        lastGet.pointee = LastPropertyGet()
         objects[path] = nil
     }
 
@@ -181,16 +198,7 @@ struct Answer: @unchecked Sendable {  // invariant: `core` is only used on the l
 
     func fail(_ error: DBusError) {
         guard !call.noReplyExpected else { return }
-        do {
-            core.send(consuming: try raw.makeErrorReply(error))
-        } catch {
-            // The handler's error itself cannot travel (a malformed name, a NUL in the message):
-            // the caller still gets an answer rather than a timeout.
-            let text = "\(error.name): \(error.message)".filter { $0 != "\u{0}" }
-            if let fallback = try? raw.makeErrorReply(.failed("unsendable error \(text)")) {
-                core.send(consuming: fallback)
-            }
-        }
+        core.sendError(error, answering: raw.pointer)
     }
 
     /// Runs `produce`, checks its values against the method's declared outputs, and answers.

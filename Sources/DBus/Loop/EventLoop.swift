@@ -28,10 +28,34 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
     private let loopThread = OwningThread()
 
     // Loop-thread state.
-    private var watches: [OpaquePointer] = []
-    private var timeouts: [OpaquePointer: Int64] = [:]
-    private var pollSet: [pollfd] = []
-    private var polled: [OpaquePointer] = []
+    private struct LoopState {
+        var watches: [OpaquePointer] = []
+        var timeouts: [OpaquePointer: Int64] = [:]
+        var pollSet: [pollfd] = []
+        var polled: [OpaquePointer] = []
+    }
+
+    /// Behind a pointer rather than in stored `var`s: each access to a class's stored `var` costs
+    /// a dynamic exclusivity check (`swift_beginAccess`, ~100 instructions), a dozen per loop
+    /// iteration — a message's round (issue 18). Only the loop thread touches it (or `init`'s
+    /// caller before `start`), so no two accesses overlap; the accessors below keep the names.
+    private let state: UnsafeMutablePointer<LoopState>
+    private var watches: [OpaquePointer] {
+        get { state.pointee.watches }
+        _modify { yield &state.pointee.watches }
+    }
+    private var timeouts: [OpaquePointer: Int64] {
+        get { state.pointee.timeouts }
+        _modify { yield &state.pointee.timeouts }
+    }
+    private var pollSet: [pollfd] {
+        get { state.pointee.pollSet }
+        _modify { yield &state.pointee.pollSet }
+    }
+    private var polled: [OpaquePointer] {
+        get { state.pointee.polled }
+        _modify { yield &state.pointee.polled }
+    }
     /// Jobs queued and not yet taken: lets the loop skip the lock when there are none.
     private let queued = Atomic<Int>(0)
     /// Called once per iteration after work ran: the connection dispatches queued messages here.
@@ -45,6 +69,13 @@ final class EventLoop: @unchecked Sendable {  // invariant: `pending` behind a M
         } catch {
             throw DBusError.failed("\(error)")
         }
+        state = .allocate(capacity: 1)
+        state.initialize(to: LoopState())
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Whether the caller runs on this loop's thread.

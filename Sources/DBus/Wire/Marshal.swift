@@ -158,6 +158,16 @@ enum Marshal {
 }
 
 extension Marshal {
+    /// Appends `value` as a variant: `append(.variant(value))` without wrapping the value in the
+    /// indirect `.variant` case first (an allocation and a release per `Get` reply).
+    static func appendVariant(_ value: DBusValue, to iter: inout DBusMessageIter) throws(DBusError) {
+        try value.withSignature { (signature) throws(DBusError) in
+            try container(CDBUS_TYPE_VARIANT, signature, in: &iter) { (sub) throws(DBusError) in
+                try append(value, to: &sub, depth: 1)
+            }
+        }
+    }
+
     /// Writes an `a{sv}` entry by entry, without building the dictionary as a value first: the
     /// body of every `GetAll` reply.
     static func appendVariantMap(to iter: inout DBusMessageIter,

@@ -41,13 +41,19 @@ final class ReceivedMessage: @unchecked Sendable {  // invariant: a received mes
 
     /// The error reply (+1 reference); throws if the name or message cannot be sent as they are.
     func makeErrorReply(_ error: DBusError) throws(DBusError) -> OpaquePointer {
+        try Self.makeErrorReply(error, to: pointer)
+    }
+
+    /// The error reply to `call` (+1 reference), for a call answered without a `ReceivedMessage`
+    /// (the `Properties.Get` fast path, `ObjectTable+FastGet`).
+    static func makeErrorReply(_ error: DBusError, to call: OpaquePointer) throws(DBusError) -> OpaquePointer {
         guard NameSyntax.isInterfaceName(error.name) else {
             throw DBusError.invalidArgs("'\(error.name)' is not an error name")
         }
         guard !error.message.utf8.contains(0) else {
             throw DBusError.invalidArgs("an error message must not contain NUL")
         }
-        guard let reply = dbus_message_new_error(pointer, error.name, error.message) else {
+        guard let reply = dbus_message_new_error(call, error.name, error.message) else {
             throw DBusError(DBusError.Name.noMemory, "dbus_message_new_error failed")
         }
         return reply
