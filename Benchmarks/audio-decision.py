@@ -27,82 +27,26 @@ Rounds of `stream` stop after 3 in a row without the ducked volume (each waits 1
 Prints `sample NAME MS` lines, then `summary NAME n=.. median=.. p99=.. max=.. missed=..`, and
 `note ...` lines; exits non-zero when the setup fails.
 """
-import argparse, json, math, os, subprocess, sys, threading, time
+import argparse, json, math, os, subprocess, sys, time
+
+from benchlines import WAIT, Lines, change_that_showed, parse_pulse_watch
 
 NORM = 65536
 DUCKED = round(NORM * 0.3)  # the daemon's duck ratio on the user's volume (ChannelVolume.scaled)
-WAIT = 10.0                 # seconds: any single wait; a round that runs out is "missed"
 
 
-class Watch:
-    """bench-pulse-watch's lines, parsed, with a condition to wait on."""
+def pulse_watch(exe):
+    """bench-pulse-watch, started and subscribed."""
+    watch = Lines([exe], parse_pulse_watch, "bench-pulse-watch")
+    if watch.wait(lambda line: line[0] == "ready", 0, "bench-pulse-watch subscribed") is None:
+        sys.exit("bench-pulse-watch did not subscribe")
+    return watch
 
-    def __init__(self, exe):
-        self.process = subprocess.Popen([exe], stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = []
-        self.cv = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait(lambda line: line[0] == "ready", 0, "bench-pulse-watch subscribed")
 
-    def _read(self):
-        for raw in self.process.stdout:
-            part = raw.split()
-            if not part:
-                continue
-            if part[0] == "event":
-                line = ("event", int(part[1]) / 1e9, part[2], int(part[3]))
-            elif part[0] == "info":
-                line = ("info", int(part[1]) / 1e9, int(part[2]), int(part[3]), part[4] == "1", part[5] == "1", part[6])
-            else:
-                line = (part[0],)
-            with self.cv:
-                self.lines.append(line)
-                self.cv.notify_all()
-        with self.cv:
-            self.lines.append(("eof",))
-            self.cv.notify_all()
-
-    def mark(self):
-        with self.cv:
-            return len(self.lines)
-
-    def wait(self, predicate, start, what, timeout=WAIT):
-        """The position of the first line from `start` satisfying predicate; None on timeout."""
-        deadline = time.monotonic() + timeout
-        position = start
-        with self.cv:
-            while True:
-                while position < len(self.lines):
-                    if self.lines[position][0] == "eof":
-                        sys.exit(f"bench-pulse-watch ended while waiting for {what}")
-                    if predicate(self.lines[position]):
-                        return position
-                    position += 1
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self.cv.wait(left)
-
-    def line(self, position):
-        with self.cv:
-            return self.lines[position]
-
-    def volume_shown(self, index, volume, start, what):
-        """(time of the change event that made `volume` visible, changes of `index` seen before it)
-        from `start`; None on timeout. Only replies to queries made after a change count."""
-        after_change = [False]
-
-        def shows(line):
-            if line[0] == "event" and line[3] == index and line[2] == "change":
-                after_change[0] = True
-            return line[0] == "info" and line[2] == index and after_change[0] and line[3] == volume
-
-        found = self.wait(shows, start, what)
-        if found is None:
-            return None
-        with self.cv:
-            changes = [l for l in self.lines[start:found] if l[0] == "event" and l[3] == index and l[2] == "change"]
-        return changes[-1][1], len(changes)
+def volume_shown(watch, index, volume, start, what):
+    """(time of the change event that made `volume` visible, changes of `index` seen before it)
+    from `start`; None on timeout."""
+    return change_that_showed(watch, index, lambda line: line[3] == volume, start, what)
 
 
 def pactl_volume(index):
@@ -172,7 +116,7 @@ def stream_rounds(args, mprisd, watch):
             started_ducked += 1
         new = watch.wait(lambda l: l[0] == "event" and l[2] == "new" and l[3] == index, start, "new")
         t_new = watch.line(new)[1]
-        shown = watch.volume_shown(index, DUCKED, start, f"stream {n} ducked")
+        shown = volume_shown(watch, index, DUCKED, start, f"stream {n} ducked")
         if shown is None:
             missed += 1
             in_a_row += 1
@@ -230,7 +174,7 @@ def activate_rounds(args, mprisd, watch, duck_client):
         if len(reply) != 3 or reply[0] != "activated":
             sys.exit(f"round {n}: bench-duck-client answered {reply}")
         t0, t1 = int(reply[1]) / 1e9, int(reply[2]) / 1e9
-        shown = watch.volume_shown(index, DUCKED, start, f"round {n}: music ducked")
+        shown = volume_shown(watch, index, DUCKED, start, f"round {n}: music ducked")
         checked = pactl_volume(index) if shown else None
         if shown is None or checked is None or checked[0] != DUCKED:
             missed += 1
@@ -245,7 +189,7 @@ def activate_rounds(args, mprisd, watch, duck_client):
         if len(reply) != 3 or reply[0] != "deactivated":
             sys.exit(f"round {n}: bench-duck-client answered {reply}")
         t0 = int(reply[1]) / 1e9
-        back = watch.volume_shown(index, NORM, start, f"round {n}: music restored")
+        back = volume_shown(watch, index, NORM, start, f"round {n}: music restored")
         if back is None:
             sys.exit(f"round {n}: music #{index} not restored to {NORM} (pactl: {pactl_volume(index)})")
         restores.append((back[0] - t0) * 1000)
@@ -268,7 +212,7 @@ def main():
     parser.add_argument("--role")
     args = parser.parse_args()
     mprisd = os.path.join(args.bin, "mprisd")
-    watch = Watch(os.path.join(args.bin, "bench-pulse-watch"))
+    watch = pulse_watch(os.path.join(args.bin, "bench-pulse-watch"))
     try:
         if args.mode == "stream":
             stream_rounds(args, mprisd, watch)

@@ -36,78 +36,11 @@ Prints `sample NAME MS` lines, `summary NAME n=.. median=.. p90=.. p99=.. max=..
 """
 import argparse, json, math, os, re, subprocess, sys, threading, time
 
+from benchlines import WAIT, Lines
+
 NORM = 65536
 DUCKED = round(NORM * 0.3)   # the daemon's duck on the user's volume (100 %)
-WAIT = 10.0                  # seconds: any single wait; a round that runs out is "missed"
 HEURISTIC_MINIMUM = 3.0      # CallTiming.standard.heuristicMinimum
-
-
-class Lines:
-    """A child's parsed output lines, with a condition to wait on."""
-
-    def __init__(self, argv, parse, name):
-        self.name = name
-        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = []
-        self.cv = threading.Condition()
-        self.parse = parse
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for raw in self.process.stdout:
-            line = self.parse(raw.rstrip("\n"))
-            if line is None:
-                continue
-            with self.cv:
-                self.lines.append(line)
-                self.cv.notify_all()
-        with self.cv:
-            self.lines.append(("eof",))
-            self.cv.notify_all()
-
-    def mark(self):
-        with self.cv:
-            return len(self.lines)
-
-    def wait(self, predicate, start, what, timeout=WAIT):
-        """The position of the first line from `start` satisfying predicate; None on timeout."""
-        deadline = time.monotonic() + timeout
-        position = start
-        with self.cv:
-            while True:
-                while position < len(self.lines):
-                    if self.lines[position][0] == "eof":
-                        sys.exit(f"{self.name} ended while waiting for {what}")
-                    if predicate(self.lines[position]):
-                        return position
-                    position += 1
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self.cv.wait(left)
-
-    def line(self, position):
-        with self.cv:
-            return self.lines[position]
-
-    def between(self, start, end):
-        with self.cv:
-            return self.lines[start:end]
-
-    def send(self, text):
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-
-    def stop(self):
-        try:
-            self.process.stdin.close()
-        except OSError:
-            pass
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def parse_watch(raw):

@@ -17,77 +17,18 @@ the time the stream played between the server's uncork and cork events (issue 18
 over 20 pause/resume cycles). Prints `sample pause MS` and `sample drift MS` lines, `summary pause
 n=.. median=.. p99=.. max=.. missed=..` and `summary position cycles=.. drift_after_last_ms=..`.
 """
-import argparse, math, random, subprocess, sys, threading, time
+import argparse, math, random, subprocess, sys, time
 
 import dbus
 
-WAIT = 10.0
+from benchlines import WAIT, Lines, change_that_showed, parse_pulse_watch
 
 
-class Watch:
-    """bench-pulse-watch's lines, parsed, with a condition to wait on."""
-
-    def __init__(self, exe):
-        self.process = subprocess.Popen([exe], stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = []
-        self.cv = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-        if self.wait(lambda line: line[0] == "ready", 0) is None:
-            sys.exit("bench-pulse-watch did not subscribe")
-
-    def _read(self):
-        for raw in self.process.stdout:
-            part = raw.split()
-            if not part:
-                continue
-            if part[0] == "event":
-                line = ("event", int(part[1]) / 1e9, part[2], int(part[3]))
-            elif part[0] == "info":
-                line = ("info", int(part[1]) / 1e9, int(part[2]), int(part[3]), part[4] == "1", part[5] == "1")
-            else:
-                line = (part[0],)
-            with self.cv:
-                self.lines.append(line)
-                self.cv.notify_all()
-        with self.cv:
-            self.lines.append(("eof",))
-            self.cv.notify_all()
-
-    def mark(self):
-        with self.cv:
-            return len(self.lines)
-
-    def wait(self, predicate, start, timeout=WAIT):
-        deadline = time.monotonic() + timeout
-        position = start
-        with self.cv:
-            while True:
-                while position < len(self.lines):
-                    if self.lines[position][0] == "eof":
-                        sys.exit("bench-pulse-watch ended")
-                    if predicate(self.lines[position]):
-                        return position
-                    position += 1
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self.cv.wait(left)
-
-    def corked_shown(self, index, corked, start):
-        """Time of the change event of `index` that made `corked` visible (from `start`), or None."""
-        after_change = [False]
-
-        def shows(line):
-            if line[0] == "event" and line[3] == index and line[2] == "change":
-                after_change[0] = True
-            return line[0] == "info" and line[2] == index and after_change[0] and line[5] == corked
-
-        found = self.wait(shows, start)
-        if found is None:
-            return None
-        with self.cv:
-            changes = [l for l in self.lines[start:found] if l[0] == "event" and l[3] == index and l[2] == "change"]
-        return changes[-1][1]
+def corked_shown(watch, index, corked, start):
+    """Time of the change event of stream `index` that made `corked` visible (from `start`), or None."""
+    found = change_that_showed(watch, index, lambda line: line[5] == corked, start,
+                               "the stream " + ("corked" if corked else "playing"))
+    return None if found is None else found[0]
 
 
 def main():
@@ -97,7 +38,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=100)
     args = parser.parse_args()
 
-    watch = Watch(args.watch)
+    watch = Lines([args.watch], parse_pulse_watch, "bench-pulse-watch")
+    if watch.wait(lambda line: line[0] == "ready", 0, "bench-pulse-watch subscribed") is None:
+        sys.exit("bench-pulse-watch did not subscribe")
     # The player's stream: the server's only sink input (the player was playing before we came).
     listed = subprocess.run(["timeout", "10", "pactl", "list", "short", "sink-inputs"],
                             capture_output=True, text=True).stdout.split("\n")
@@ -122,7 +65,7 @@ def main():
         start = watch.mark()
         sent = time.monotonic()
         control.Pause()  # the reply is not waited for by the clock: t0 is taken before
-        corked = watch.corked_shown(index, True, start)
+        corked = corked_shown(watch, index, True, start)
         if corked is None:
             missed += 1
             print(f"note: no cork within {WAIT} s", flush=True)
@@ -140,7 +83,7 @@ def main():
         time.sleep(random.uniform(0.1, 0.3))
         start = watch.mark()
         control.Play()
-        uncorked = watch.corked_shown(index, False, start)
+        uncorked = corked_shown(watch, index, False, start)
         if uncorked is None:
             sys.exit(f"the stream did not play again (a stream of its own after a drop?)")
     samples.sort()
