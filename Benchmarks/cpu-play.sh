@@ -16,6 +16,7 @@
 # (total, start-up included) and from second 3 on (steady state); the PulseAudio server's CPU in the
 # same window is shown too (a client's period size moves work into the server). Markdown on stdout.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$here/pulse-server.sh"
 PLAY_SECONDS=${PLAY_SECONDS:-30}
 ROUNDS=${ROUNDS:-2}
 MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}
@@ -28,34 +29,8 @@ start_bus
 cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 "$work/make-flac" "$work/music.flac" $(( PLAY_SECONDS + 5 ))
 
-# --- PulseAudio (as in Tests/TestSupport/PulseServer.swift) ---------------------------------------
-pulse=$work/pulse
-mkdir -p "$pulse/home" "$pulse/runtime"
-chmod 700 "$pulse/runtime"
-cat > "$pulse/server.pa" <<PA
-load-module module-null-sink sink_name=mprisd_null rate=44100
-suspend-sink mprisd_null 1
-load-module module-null-source source_name=mprisd_silence rate=44100
-load-module module-loopback source=mprisd_silence sink=mprisd_null latency_msec=40 source_dont_move=true sink_dont_move=true
-suspend-sink mprisd_null 0
-set-default-sink mprisd_null
-load-module module-native-protocol-unix socket=$pulse/native auth-anonymous=1
-PA
-echo "autospawn = no" > "$pulse/client.conf"
-spawn pulse env HOME="$pulse/home" XDG_RUNTIME_DIR="$pulse/runtime" XDG_CONFIG_HOME="$pulse/home/.config" \
-    PULSE_RUNTIME_PATH="$pulse/runtime/pulse" PULSE_STATE_PATH="$pulse/home/state" \
-    DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/mprisd-no-session-bus \
-    DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/mprisd-no-system-bus \
-    pulseaudio -n -F "$pulse/server.pa" --daemonize=no --exit-idle-time=-1 --use-pid-file=no --system=no \
-    --disallow-exit --log-target=stderr --log-level=warning
-for _ in $(seq 200); do
-    [[ -S $pulse/native ]] && break
-    kill -0 "${pids[pulse]}" 2>/dev/null || die "pulseaudio exited: $(cat "$work/pulse.err")"
-    sleep 0.05
-done
-[[ -S $pulse/native ]] || die "pulseaudio made no socket in 10 s"
-export PULSE_SERVER=unix:$pulse/native PULSE_CLIENTCONFIG=$pulse/client.conf
-unset PULSE_SINK PULSE_LATENCY_MSEC || true
+# PulseAudio (as in Tests/TestSupport/PulseServer.swift), with the null source's loopback.
+LOOPBACK=1 start_pulse
 
 tick=$(getconf CLK_TCK)
 seconds_of() { awk -v t="$1" -v hz="$tick" 'BEGIN { printf "%.2f", t / hz }'; }

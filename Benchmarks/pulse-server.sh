@@ -1,5 +1,5 @@
 # pulse-server.sh — sourced after common.sh: start_pulse starts a private real-time PulseAudio the
-# way Tests/TestSupport/PulseServer.swift and cpu-play.sh do (`pulseaudio -n -F conf
+# way Tests/TestSupport/PulseServer.swift does (`pulseaudio -n -F conf
 # --daemonize=no`, module-null-sink paced by the server's clock, no D-Bus) and exports
 # PULSE_SERVER/PULSE_CLIENTCONFIG so that ALSA's `pulse` device, pactl and libpulse clients use it.
 # LOOPBACK=1 adds cpu-play.sh's null-source loopback (keeps the sink's latency low).
@@ -10,8 +10,10 @@ start_pulse() {
     {
         echo "load-module module-null-sink sink_name=mprisd_null rate=44100"
         if [[ ${LOOPBACK:-0} == 1 ]]; then
+            echo "suspend-sink mprisd_null 1"
             echo "load-module module-null-source source_name=mprisd_silence rate=44100"
             echo "load-module module-loopback source=mprisd_silence sink=mprisd_null latency_msec=40 source_dont_move=true sink_dont_move=true"
+            echo "suspend-sink mprisd_null 0"
         fi
         echo "set-default-sink mprisd_null"
         echo "load-module module-native-protocol-unix socket=$pulse/native auth-anonymous=1"
