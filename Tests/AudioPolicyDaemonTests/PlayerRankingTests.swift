@@ -155,18 +155,24 @@ final class PlayerRankingTests: XCTestCase {
         XCTAssertNotNil(PlayerIgnoreList.problem(in: "firefox,.x"))
     }
 
-    func testNextCyclesThroughEveryPlayerThatIsNotIgnored() throws {
+    func testNextCyclesOnlyThroughPlayersInAnAudioContext() throws {
         var ranking = PlayerRanking(ignore: PlayerIgnoreList("firefox"))
-        XCTAssertThrowsError(try ranking.next(at: tick()))
-        ranking.appeared(mpv, owner: ":1.1", status: "Playing", at: tick())
+        XCTAssertThrowsError(try ranking.next(at: tick())) { XCTAssertEqual($0 as? PlayerRanking.PinError, .noPlayers) }
         ranking.appeared(vlc, owner: ":1.2", status: "Stopped", at: tick())
-        ranking.appeared(tab, owner: ":1.3", status: "Playing", at: tick())
-        let c = "org.mpris.MediaPlayer2.c"
-        ranking.appeared(c, owner: ":1.4", status: "Paused", at: tick())
+        let idle = "org.mpris.MediaPlayer2.idle"
+        ranking.appeared(idle, owner: ":1.4", status: "Paused", at: tick())  // never seen playing
+        XCTAssertThrowsError(try ranking.next(at: tick()), "a stopped player and an idle one are no choice") {
+            XCTAssertEqual($0 as? PlayerRanking.PinError, .noPlayerInContext)
+        }
+        ranking.appeared(mpv, owner: ":1.1", status: "Playing", at: tick())
+        ranking.appeared(tab, owner: ":1.3", status: "Playing", at: tick())  // ignored
+        let paused = "org.mpris.MediaPlayer2.paused"
+        ranking.appeared(paused, owner: ":1.5", status: "Playing", at: tick())
+        ranking.statusChanged(paused, status: "Paused", at: tick())  // played, then paused: in context
         XCTAssertEqual(active(ranking), mpv)
         var seen: [String] = []
         for _ in 0..<4 { seen.append(try ranking.next(at: tick()).busName) }
-        XCTAssertEqual(seen, [c, vlc, mpv, c], "mpv (ranked), then the rest by name, round and round")
+        XCTAssertEqual(seen, [paused, mpv, paused, mpv], "the players in context, round and round; never vlc, idle or the tab")
     }
 
     func testTheListingIsAStableJSONDocument() throws {

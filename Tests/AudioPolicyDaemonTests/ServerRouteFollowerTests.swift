@@ -165,6 +165,54 @@ final class ServerRouteFollowerTests: XCTestCase {
         XCTAssertEqual(music.routeReasons(), [], "the same sinks came back: no route changed")
         XCTAssertEqual(follower.ports.map(\.id), ["pulse-sink:null-sink", "pulse-sink:usb-dac"])
     }
+
+    // MARK: Device loss decided per stream (the daemon with a stream policy)
+
+    func testPerStreamTheRouteIsTheServersDefaultNeverTheNewestSink() throws {
+        let follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false, lossPerStream: true) { _ in }
+        var server = ServerInventories()
+        server.addSink("speakers", properties: ["device.form_factor": "internal"])
+        follower.follow(server.connected())
+        let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:speakers"])
+
+        follower.follow(server.change { $0.addSink("hdmi", properties: ["device.profile.name": "hdmi-stereo"]) })
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:speakers"], "new streams still go to the default")
+        let lost = follower.follow(server.change { $0.remove(.sink, named: "hdmi") })
+        XCTAssertEqual(lost.map(\.id), ["pulse-sink:hdmi"], "the sink that went, for the stream policy")
+        XCTAssertEqual(music.routeReasons(), [], "nobody's route was the HDMI sink")
+    }
+
+    func testPerStreamTheEnginesRoutePausesNobody() throws {
+        let follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false, lossPerStream: true) { _ in }
+        var server = ServerInventories()
+        server.addSink("speakers")
+        server.addSink("usb-dac")
+        server.inventory.defaultSink = "usb-dac"
+        follower.follow(server.connected())
+        let music = try Listener(system, .playback)
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:usb-dac"])
+
+        // The default sink goes; the server falls back to the speakers in a later event.
+        follower.follow(server.change { $0.remove(.sink, named: "usb-dac") })
+        follower.follow(server.change { $0.inventory.defaultSink = "speakers" })
+        XCTAssertFalse(music.routeReasons().contains(.oldDeviceUnavailable),
+                       "whether it played there is the streams' to say: \(music.routeReasons())")
+        XCTAssertEqual(music.session.currentRoute.outputs.map(\.id), ["pulse-sink:speakers"], "the server's fallback")
+    }
+
+    func testPerStreamAUsersPickOfAnotherSinkStillWins() throws {
+        let follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false, lossPerStream: true) { _ in }
+        var server = ServerInventories()
+        server.addSink("speakers")
+        server.addSink("usb-dac")
+        server.inventory.defaultSink = "speakers"
+        follower.follow(server.connected())
+        routing.routePicked("pulse-sink:usb-dac")  // `mprisd route use pulse-sink:usb-dac`
+        XCTAssertEqual(system.conditions.routeOverride, "pulse-sink:usb-dac")
+        follower.follow(server.change { $0.edit(.sink, named: "speakers") { $0.description = "Speakers" } })
+        XCTAssertEqual(system.conditions.routeOverride, "pulse-sink:usb-dac", "the server's default does not overrule the pick")
+    }
 }
 
 /// An active session of `category` and what it heard, read after delivery.

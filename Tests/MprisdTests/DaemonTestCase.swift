@@ -260,6 +260,8 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         var active: Bool
         var interrupted: Bool
         var ducked: Bool
+        /// The sinks its streams play on; absent where no audio server is followed.
+        var audibleOn: [String]?
     }
 
     struct Player: Decodable {
@@ -272,6 +274,8 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         /// `spokenAudio` or `default` (issue 15); absent from older daemons.
         var mode: String?
         var modeReason: String?
+        /// The sinks its streams play on; absent where no audio server is followed.
+        var audibleOn: [String]?
     }
 
     var version: Int

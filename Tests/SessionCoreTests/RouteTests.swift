@@ -27,6 +27,34 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(unplugged.first?.currentRoute.outputs, [.speaker])
     }
 
+    /// An audio server's sinks: the caller knows where each session really plays, so the
+    /// engine's route (one device for everyone) pauses nobody and the caller names who lost
+    /// their device (G-HEADPHONES-OUT per stream).
+    func testLossReportedPerSessionPausesOnlyTheSessionsNamed() {
+        var h = Harness()
+        let music = h.add(SessionConfiguration(.playback))
+        let podcast = h.add(SessionConfiguration(.playback, options: .mixWithOthers))
+        h.activate(music)
+        h.activate(podcast)
+        h.connect(headphones)
+        _ = h.take(music)
+        _ = h.take(podcast)
+
+        let moved = h.engine.disconnect([headphones.id], lossReportedPerSession: true)
+        h.record(moved)
+        XCTAssertEqual(routeChanges(h.take(music)).map(\.reason), [.routeConfigurationChange], "moved, not paused")
+        XCTAssertEqual(routeChanges(h.take(podcast)).map(\.reason), [.routeConfigurationChange])
+
+        let lostEffects = h.engine.reportDeviceLoss([headphones], of: [podcast, SessionID(rawValue: 999)])
+        h.record(lostEffects)
+        XCTAssertEqual(h.take(music), [], "it played elsewhere")
+        let lost = routeChanges(h.take(podcast))
+        XCTAssertEqual(lost.map(\.reason), [.oldDeviceUnavailable])
+        XCTAssertEqual(lost.first?.previousRoute.outputs, [headphones])
+        XCTAssertEqual(lost.first?.currentRoute.outputs, [.speaker])
+        XCTAssertEqual(h.engine.reportDeviceLoss([], of: [music]), [], "nothing lost, nothing said")
+    }
+
     func testUnplugOfAPortNotInTheRouteDoesNotBother() {
         var h = Harness()
         let music = h.add(SessionConfiguration(.playback))

@@ -34,8 +34,10 @@ extension PolicyStatus {
         lines += section("Sessions", columns: ["ID", "OWNER", "NAME", "CATEGORY", "MODE", "STATE"],
                          rows: sessions.map(\.row), colour: colour)
         lines.append("")
-        lines += section("Players", columns: ["BUS NAME", "STATUS", "FLAGS"],
-                         rows: players.map(\.row), colour: colour)
+        // Where each player is audible, once a server says so (its sinks, or `-`).
+        let audible = players.contains { $0.audibleOn != nil }
+        lines += section("Players", columns: ["BUS NAME", "STATUS", "FLAGS"] + (audible ? ["AUDIBLE ON"] : []),
+                         rows: players.map { $0.row + (audible ? [$0.audibleCell] : []) }, colour: colour)
         lines.append(activePlayerLine(colour: colour))
         lines += audioServerSections(colour: colour)
         if let apps {
@@ -124,5 +126,10 @@ extension PolicyStatus.Player {
     fileprivate var row: [TextTable.Cell] {
         [TextTable.Cell(busName), TextTable.Cell(status, status == "Playing" ? .green : .none),
          TextTable.Cell(flags, pausedByPolicy || ducked ? .yellow : .none)]
+    }
+
+    /// The sinks it is audible on, or `-`.
+    fileprivate var audibleCell: TextTable.Cell {
+        TextTable.Cell(audibleOn.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-")
     }
 }

@@ -46,6 +46,9 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
         public var active: Bool
         public var interrupted: Bool
         public var ducked: Bool
+        /// The audio server's sinks its streams play on now (empty: none); nil where no server
+        /// is followed. Where a sink it plays on goes away, it loses its device.
+        public var audibleOn: [String]?
 
         public init(id: UInt64, owner: String, name: String, category: String, mode: String,
                     options: [String], active: Bool, interrupted: Bool, ducked: Bool) {
@@ -78,6 +81,9 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
         public var mode: String?
         /// Why it is in that mode (`rule line 3`, `genre 'Podcast'`); nil when nothing said so.
         public var modeReason: String?
+        /// The audio server's sinks its streams play on now (empty: none known); nil where no
+        /// server is followed. Where a sink it plays on goes away, it is paused.
+        public var audibleOn: [String]?
 
         public init(busName: String, owner: String, status: String, session: UInt64,
                     pausedByPolicy: Bool, ducked: Bool, mode: String? = nil, modeReason: String? = nil) {

@@ -44,6 +44,8 @@ public struct PlayerRanking: Sendable {
         case unknown(String)
         case ignored(String, rule: String)
         case noPlayers
+        /// Players exist, but none has played and not stopped since.
+        case noPlayerInContext
 
         public var description: String {
             switch self {
@@ -52,6 +54,7 @@ public struct PlayerRanking: Sendable {
                 "\(name) is a proxy of other players, never chosen itself"
             case .ignored(let name, let rule): "\(name) is ignored (rule '\(rule)' in daemon.ignore-players)"
             case .noPlayers: "no players to choose from"
+            case .noPlayerInContext: "no player to choose from: none is playing or paused after playing"
             }
         }
     }
@@ -142,12 +145,14 @@ public struct PlayerRanking: Sendable {
         pinnedAt = nil
     }
 
-    /// Pins the player after the active one (as playerctld's `shift`): every player that is not
-    /// ignored, in the order they rank without a pin (then by name), round and round.
+    /// Pins the player after the active one (as playerctld's `shift`): the players that may be
+    /// chosen — in an audio context and not ignored — in the order they rank without a pin,
+    /// round and round. A player never seen playing, or stopped, is skipped: pinning it would
+    /// hand the keys to a player that then starts on a Play meant for another.
     @discardableResult
     public mutating func next(at now: Date) throws(PinError) -> ActivePlayer {
-        let cycle = unpinnedOrder()
-        guard !cycle.isEmpty else { throw .noPlayers }
+        let cycle = ranked
+        guard !cycle.isEmpty else { throw entries.isEmpty ? .noPlayers : .noPlayerInContext }
         let current = active?.busName
         let index = current.flatMap { name in cycle.firstIndex { $0.busName == name } }
         let chosen = index.map { cycle[($0 + 1) % cycle.count] } ?? cycle[0]
@@ -172,12 +177,4 @@ public struct PlayerRanking: Sendable {
         }
     }
 
-    /// Every player that is not ignored: the ranked ones, then the rest by name.
-    func unpinnedOrder() -> [Entry] {
-        let ranked = ranked
-        let rest = entries.values.filter { entry in
-            ignore.rule(ignoring: entry.busName) == nil && !ranked.contains { $0.busName == entry.busName }
-        }.sorted { $0.busName < $1.busName }
-        return ranked + rest
-    }
 }

@@ -86,6 +86,7 @@ public enum PolicyDaemon {
             statusExtras: { status in
                 audioServerStatus(&status)
                 status.apps = streamPolicy.apps()
+                streamPolicy.fillAudibleSinks(&status)
             })
         do {
             try service.start()
@@ -112,12 +113,6 @@ public enum PolicyDaemon {
                                      systemBus: systemBus) { log.info($0) }
         defer { routes.stop() }
 
-        // MARK: Audio server routes (server-routes): sinks as ports, the default sink as the pick, the
-        // mic mute key — fed by the link's changes once it starts (below).
-        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
-                                               followsBluetooth: routes.followsBluetooth) { log.info($0) }
-        // MARK: end of audio server routes
-
         let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
         let lock = watchLock(system: system, bus: systemBus, log: log)
@@ -125,6 +120,13 @@ public enum PolicyDaemon {
         // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
         // follows the sessions and the link below.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
+        // The audio server's sinks as ports, its default sink as the pick, the mic mute key — fed
+        // by the link's changes once it starts (below). A sink going away pauses the sessions
+        // whose streams played there, which the stream policy knows (`AudibleSinks`); without it,
+        // the engine's one route decides.
+        let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
+                                               followsBluetooth: routes.followsBluetooth,
+                                               lossPerStream: streams != nil) { log.info($0) }
         let players = ForeignPlayerTracker(connection: connection, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
                                            sessionLabel: { service.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) },
@@ -169,8 +171,8 @@ public enum PolicyDaemon {
                 resumeAfterCalls: options.resumeAfterCalls))
         }
         startAudioServer(audioServer, log: log) { change in
-            serverRoutes.follow(change)
-            streams?.inventoryChanged(change)
+            let lost = serverRoutes.follow(change)
+            streams?.inventoryChanged(change, lost: lost)
             arbiter.inventoryChanged(change)  // players whose streams are gone leave their context
         }
         // The streams' changes are undone while the link is still up; then the link goes.
@@ -323,6 +325,13 @@ private final class LateStreamPolicy: Sendable {
 
     func set(_ streams: StreamPolicy) {
         policy.withLock { $0 = streams }
+    }
+
+    /// Where each session and player is audible, while a server is connected.
+    func fillAudibleSinks(_ status: inout PolicyStatus) {
+        guard let streams = policy.withLock({ $0 }), let audible = streams.audibleSinks() else { return }
+        for index in status.sessions.indices { status.sessions[index].audibleOn = audible[status.sessions[index].id] ?? [] }
+        for index in status.players.indices { status.players[index].audibleOn = audible[status.players[index].session] ?? [] }
     }
 
     func report() -> AudioServerStatus.Report {

@@ -13,11 +13,17 @@ public final class ServerRouteFollower: Sendable {
     private let routing: SystemRouting
     private let log: @Sendable (String) -> Void
     private let routes: Mutex<ServerRoutes>
+    /// Whether the caller decides device loss from the streams (`StreamPolicy`): a sink going
+    /// away then pauses only the sessions that played on it, not whoever the engine's single
+    /// route would name; and without a pick the route is the server's default sink (where new
+    /// streams go), never merely the newest sink.
+    private let lossPerStream: Bool
 
-    public init(routing: SystemRouting, jacks: JackWatch, followsBluetooth: Bool,
+    public init(routing: SystemRouting, jacks: JackWatch, followsBluetooth: Bool, lossPerStream: Bool = false,
                 log: @escaping @Sendable (String) -> Void) {
         self.routing = routing
         self.log = log
+        self.lossPerStream = lossPerStream
         routes = Mutex(ServerRoutes(jacks: jacks, followsBluetooth: followsBluetooth))
     }
 
@@ -26,24 +32,33 @@ public final class ServerRouteFollower: Sendable {
         routes.withLock { $0.ports.values.sorted { $0.id < $1.id } }
     }
 
-    /// Follows one change of the server's inventory.
-    public func follow(_ change: InventoryChange) {
+    /// Follows one change of the server's inventory; returns the ports (sinks) that went away
+    /// in it, for the per-stream decision of who played there.
+    @discardableResult
+    public func follow(_ change: InventoryChange) -> [AudioPort] {
         routes.withLock { routes in
+            let before = routes.ports
             let update = routes.update(for: change)
             apply(update)
+            return update.disconnected.compactMap { before[$0] }
         }
     }
 
     private func apply(_ update: ServerRouteUpdate) {
         if !update.disconnected.isEmpty {
             log("audio server: gone \(update.disconnected.joined(separator: ", "))")
-            routing.portsDisconnected(update.disconnected)
+            routing.portsDisconnected(update.disconnected, lossReportedPerSession: lossPerStream)
         }
         if !update.connected.isEmpty {
             log("audio server: output \(update.connected.map { "\($0.id) (\($0.type))" }.joined(separator: ", "))")
             routing.portsConnected(update.connected)
         }
-        if let candidate = update.defaultAtConnection { followDefaultAtConnection(candidate) }
+        if lossPerStream {
+            // The engine's route only says where new streams go: the server's default sink.
+            routing.serverDefaultChanged(update.serverDefault)
+        } else if let candidate = update.defaultAtConnection {
+            followDefaultAtConnection(candidate)
+        }
         if let picked = update.picked {
             log("audio server: default output \(picked) (the user's pick)")
             routing.routePicked(picked)

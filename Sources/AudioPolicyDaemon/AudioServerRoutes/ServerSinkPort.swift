@@ -42,6 +42,11 @@ enum ServerSinkPort {
     /// The port id of the sink named `name`.
     static func id(ofSink name: String) -> String { idPrefix + name }
 
+    /// The name of the sink behind port `id`; nil for a port that is no sink of the server.
+    static func sinkName(ofPort id: String) -> String? {
+        id.hasPrefix(idPrefix) ? String(id.dropFirst(idPrefix.count)) : nil
+    }
+
     /// The port for `sink`; `jacks` says whether its active port is the jacks' business.
     static func port(for sink: AudioDevice, jacks: JackWatch) -> AudioPort {
         let name = sink.description.isEmpty ? sink.name : sink.description

@@ -49,8 +49,11 @@ struct ForeignPlayer: Sendable {
         var changedByUser = false
     }
 
-    /// Its `Volume` cannot duck it (missing, read-only or ignored): its audio-server streams are
-    /// ducked instead (`StreamPolicy`), for the rest of its life.
+    /// It is ducked through its audio-server streams (`StreamPolicy`), for the rest of its life:
+    /// its stream was known when a duck began — the server's per-app volume, which the user sees
+    /// and sets in the mixer, is then the one channel (Firefox applies `Volume` to that same
+    /// stream volume, so lowering both would stack and rewrite the user's value) — or its
+    /// `Volume` cannot duck it (missing, read-only or ignored).
     private(set) var duckByStream = false
 
     /// The duck ratio: how much quieter a ducked player gets — its `Volume` × 0.3 (WirePlumber
@@ -118,8 +121,10 @@ struct ForeignPlayer: Sendable {
     /// An event of its session. `cause` names the interrupter for the log (`session 3`);
     /// `pauseEntry` is what the journal keeps of a pause it causes, nil for a pause that is final
     /// (another player took over).
+    /// `streamsKnown`: its playback streams on the audio server are known now (a duck then goes
+    /// through them, not through `Volume`).
     mutating func handle(_ event: SessionEvent, cause: String,
-                         pauseEntry: JournalEntry.Change? = nil) -> [ForeignPlayerAction] {
+                         pauseEntry: JournalEntry.Change? = nil, streamsKnown: Bool = false) -> [ForeignPlayerAction] {
         switch event {
         case .interruption(.began):
             guard isPlaying else { return [] }
@@ -144,6 +149,10 @@ struct ForeignPlayer: Sendable {
             return [.send(.play, reason: "interruption ended")] + over
         case .ducking(.began):
             guard duck == nil, !duckPending, !duckByStream else { return [] }
+            if streamsKnown {
+                duckByStream = true
+                return [.log("\(busName): ducked through its audio-server streams (the volume the mixer shows)"), .duckStreams]
+            }
             guard properties.volume != nil else { return volumeUnusable("it has no Volume") }
             duckPending = true
             return [.readVolume]

@@ -98,7 +98,10 @@ extension ForeignPlayerTracker {
         if case .interruption(.began(let reason)) = event {
             cause = interrupter(of: name, token: token, reason: reason)
         }
-        let actions = modify(name, token) { $0.player.handle(event, cause: cause.label, pauseEntry: cause.pauseEntry) } ?? []
+        let streamsKnown = if case .ducking(.began) = event { playsStreams(name, token: token) } else { false }
+        let actions = modify(name, token) { tracked in
+            tracked.player.handle(event, cause: cause.label, pauseEntry: cause.pauseEntry, streamsKnown: streamsKnown)
+        } ?? []
         perform(actions, for: name, token: token)
     }
 

@@ -29,6 +29,18 @@ extension ForeignPlayerTracker {
         handOver(name, token: token, ducking: false)
     }
 
+    /// Whether the stream policy knows playback streams of the player now (its one duck channel
+    /// is then the streams' volume).
+    func playsStreams(_ name: String, token: UInt64) -> Bool {
+        let found = state.withLock { state -> (UInt64, StreamPolicy)? in
+            guard let tracked = state.tracked[name], tracked.player.token == token, tracked.session != nil,
+                  let streams = state.streams else { return nil }
+            return (tracked.number, streams)
+        }
+        guard let (number, streams) = found else { return false }
+        return streams.hasPlaybackStreams(ofSession: number)
+    }
+
     private func handOver(_ name: String, token: UInt64, ducking: Bool) {
         let found = state.withLock { state -> (AudioSession, UInt64, String, StreamPolicy?)? in
             guard let tracked = state.tracked[name], tracked.player.token == token,

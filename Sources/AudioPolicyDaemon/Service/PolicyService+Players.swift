@@ -27,7 +27,7 @@ extension PolicyService {
 
     private static func dbusError(_ error: PlayerRanking.PinError) -> DBusError {
         switch error {
-        case .noPlayers: DBusError(PlayerArbiter.noPlayerError, error.description)
+        case .noPlayers, .noPlayerInContext: DBusError(PlayerArbiter.noPlayerError, error.description)
         case .unknown, .ignored: DBusError(unknownPlayerError, error.description)
         }
     }

@@ -95,9 +95,7 @@ extension PolicyService {
             throw Self.gone
         }
         log("\(served.label) registered as \(session.configuration)\(request.manageStreams ? " (its streams managed)" : "")")
-        if request.manageStreams {
-            followedStreams?.manage(session, number: number, label: served.label, owner: owner)
-        }
+        followedStreams?.follow(served)
         followedPlayers?.ownerRegistered(owner)
         return path
     }

@@ -1,9 +1,12 @@
 import AudioServer
+import SessionCore
 
 /// The decisions: what each stream should be given its session's state, and what to do so.
 extension StreamPolicy {
-    /// One change reported by the link (on the policy's thread).
-    func apply(_ change: InventoryChange) {
+    /// One change reported by the link (on the policy's thread); `lost`: the sinks that went
+    /// away in it.
+    func apply(_ change: InventoryChange, lost: [AudioPort] = []) {
+        reportDeviceLoss(lost, in: change)
         var actions = state.withLock { state -> [StreamAction] in
             guard !state.stopped else { return [] }
             switch change.kind {
@@ -86,6 +89,7 @@ extension StreamPolicy {
             state.applied[stream.id] = applied.isEmpty ? nil : applied
             state.expected[stream.id] = expected.volume == nil && expected.muted == nil ? nil : expected
         }
+        state.audible.update(pairs: state.pairs, in: state.inventory)
         return actions
     }
 

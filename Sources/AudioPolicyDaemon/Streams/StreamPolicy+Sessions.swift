@@ -34,7 +34,8 @@ extension StreamPolicy {
                 state.sessions[number] = Managed(number: number, label: label, owner: owner, pid: pid ?? known?.pid,
                                                  streams: .processTree(coversCapture: coversCapture),
                                                  ducksStreams: ducksStreams, mutesOnInterruption: mutesOnInterruption,
-                                                 isDucked: isDucked, isInterrupted: isInterrupted, events: events)
+                                                 isDucked: isDucked, isInterrupted: isInterrupted, events: events,
+                                                 engine: EngineSession(id: session.id, system: session.system))
                 return true
             }
             guard added else { return events.cancel() }

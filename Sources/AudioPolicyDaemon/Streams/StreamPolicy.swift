@@ -86,11 +86,20 @@ public final class StreamPolicy: Sendable {
         var isSilentMode = false
         var isLocked = false
         var events: EventSubscription?
+        /// The engine's session, to tell it of a device it lost (nil: an implicit session, which
+        /// nothing can pause).
+        var engine: EngineSession?
 
         /// Its streams are muted now: interrupted (if it mutes then), held for a call, silenced.
         var wantsMute: Bool {
             (isInterrupted && mutesOnInterruption) || isHeld || (isSilenceable && (isSilentMode || isLocked))
         }
+    }
+
+    /// A managed session in the engine.
+    struct EngineSession: Sendable {
+        var id: SessionID
+        var system: AudioSystem
     }
 
     /// What we did to one stream.
@@ -153,6 +162,9 @@ public final class StreamPolicy: Sendable {
         var settleIfClean: Set<StreamJournalEntry> = []
         /// Implicit sessions of apps without our API (`StreamPolicy+ImplicitSessions`).
         var implicit = ImplicitState()
+        /// Where each session is audible, for device loss per stream; kept across a server
+        /// restart (`AudibleSinks`).
+        var audible = AudibleSinks()
     }
 
     /// - Parameters:
@@ -172,9 +184,11 @@ public final class StreamPolicy: Sendable {
     }
 
     /// What `AudioServerLink.start` should call with each change (on the link's thread; this
-    /// only queues it).
-    public func inventoryChanged(_ change: InventoryChange) {
-        thread.enqueue { [weak self] in self?.apply(change) }
+    /// only queues it). `lost`: the sinks (as the engine's ports) that went away in it
+    /// (`ServerRouteFollower.follow`); the sessions that played there lose their device
+    /// (`AudibleSinks`).
+    public func inventoryChanged(_ change: InventoryChange, lost: [AudioPort] = []) {
+        thread.enqueue { [weak self] in self?.apply(change, lost: lost) }
     }
 
     /// Undoes every change still in place, then stops deciding; the journal keeps only what

@@ -23,12 +23,37 @@ extension PolicyEngine {
 
     /// Ports went away (unplugged, out of range, powered off). Sessions whose route used one get
     /// `oldDeviceUnavailable` (G-HEADPHONES-OUT). A user pick of a removed port is cleared.
-    public mutating func disconnect(_ portIDs: [String]) -> [PolicyEffect] {
+    ///
+    /// `lossReportedPerSession`: the caller knows where each session really plays (an audio
+    /// server's streams) and names the sessions that lost their device with `reportDeviceLoss`;
+    /// the engine's own route, a model of one device for everyone, then pauses nobody — sessions
+    /// that move get `routeConfigurationChange` (still `noSuitableRouteForCategory` when nothing
+    /// usable is left).
+    public mutating func disconnect(_ portIDs: [String], lossReportedPerSession: Bool = false) -> [PolicyEffect] {
         let removed = Set(portIDs)
         conditions.availableOutputs.removeAll { removed.contains($0.id) }
         conditions.availableInputs.removeAll { removed.contains($0.id) }
         if let picked = conditions.routeOverride, removed.contains(picked) { conditions.routeOverride = nil }
-        reroute(reason: .oldDeviceUnavailable, removed: removed, everySession: false)
+        if lossReportedPerSession {
+            reroute(reason: .routeConfigurationChange, removed: [], everySession: false)
+        } else {
+            reroute(reason: .oldDeviceUnavailable, removed: removed, everySession: false)
+        }
+        return takeEffects()
+    }
+
+    /// `sessions` were playing on `lost`, which went away (G-HEADPHONES-OUT, decided per stream
+    /// by the caller; see `disconnect(_:lossReportedPerSession:)`): each existing one gets
+    /// `oldDeviceUnavailable` with `lost` as its previous outputs, and media apps pause. Unknown
+    /// ids are ignored (a session removed meanwhile).
+    public mutating func reportDeviceLoss(_ lost: [AudioPort], of sessions: [SessionID]) -> [PolicyEffect] {
+        guard !lost.isEmpty else { return [] }
+        for id in sessions {
+            guard let record = records[id] else { continue }
+            let previous = AudioRoute(inputs: record.route.inputs, outputs: lost)
+            emit(id, .routeChange(RouteChangeEvent(reason: .oldDeviceUnavailable, previousRoute: previous,
+                                                   currentRoute: record.route)))
+        }
         return takeEffects()
     }
 

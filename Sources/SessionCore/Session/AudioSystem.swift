@@ -88,7 +88,13 @@ public final class AudioSystem: Sendable {
     /// Ports appeared (G-HEADPHONES-IN).
     public func connect(_ ports: [AudioPort]) { apply { $0.connect(ports) } }
     /// Ports went away (G-HEADPHONES-OUT).
-    public func disconnect(_ portIDs: [String]) { apply { $0.disconnect(portIDs) } }
+    public func disconnect(_ portIDs: [String], lossReportedPerSession: Bool = false) {
+        apply { $0.disconnect(portIDs, lossReportedPerSession: lossReportedPerSession) }
+    }
+    /// `sessions` lost their output `lost` (G-HEADPHONES-OUT, decided per stream).
+    public func reportDeviceLoss(_ lost: [AudioPort], of sessions: [SessionID]) {
+        apply { $0.reportDeviceLoss(lost, of: sessions) }
+    }
     /// The user picked a route, or nil for automatic (G-ROUTE-PICK).
     public func setRouteOverride(_ portID: String?) throws(SessionError) {
         try perform { engine throws(SessionError) in ((), try engine.setRouteOverride(portID)) }

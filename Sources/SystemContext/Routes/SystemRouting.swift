@@ -17,6 +17,9 @@ public final class SystemRouting: Sendable {
         var pickReportedMissing = false
         /// Outputs named in the configuration: port id → ALSA PCM.
         var configuredPCMs: [String: String] = [:]
+        /// Where an audio server sends new streams (its default sink's port): the route while
+        /// no pick is available, instead of the engine's automatic choice (nil: automatic).
+        var serverDefault: String?
     }
 
     /// The system the observations go to.
@@ -36,10 +39,12 @@ public final class SystemRouting: Sendable {
         applyPick()
     }
 
-    /// Ports that went away (unplugged, disconnected, out of range).
-    public func portsDisconnected(_ portIDs: [String]) {
+    /// Ports that went away (unplugged, disconnected, out of range). `lossReportedPerSession`:
+    /// the caller tells which sessions played there (`devicesLost`); the engine's route pauses
+    /// nobody (`PolicyEngine.disconnect(_:lossReportedPerSession:)`).
+    public func portsDisconnected(_ portIDs: [String], lossReportedPerSession: Bool = false) {
         guard !portIDs.isEmpty else { return }
-        system.disconnect(portIDs)
+        system.disconnect(portIDs, lossReportedPerSession: lossReportedPerSession)
     }
 
     /// The system output volume changed (muted counts as 0).
@@ -81,20 +86,41 @@ public final class SystemRouting: Sendable {
         applyPick()
     }
 
-    /// Brings the engine's override in line with the user's pick, as far as the ports allow.
+    /// The audio server's default sink after one of its changes (nil: none): without an
+    /// available pick, the route is that sink. Called after every change, so that a route the
+    /// change took away lands there again.
+    public func serverDefaultChanged(_ portID: String?) {
+        state.withLock { $0.serverDefault = portID }
+        applyPick()
+    }
+
+    /// Brings the engine's override in line with the user's pick, as far as the ports allow;
+    /// without one, with the audio server's default sink where one is known.
     private func applyPick() {
-        let pick = self.pick
+        let (pick, serverDefault) = state.withLock { ($0.pick, $0.serverDefault) }
         let conditions = system.conditions
-        guard pick != conditions.routeOverride else { return }
-        if let pick, !conditions.availableOutputs.contains(where: { $0.id == pick }) {
+        let isAvailable = { (id: String) in conditions.availableOutputs.contains { $0.id == id } }
+        if let pick, !isAvailable(pick) {
             let first = state.withLock { state in
                 defer { state.pickReportedMissing = true }
                 return !state.pickReportedMissing
             }
-            if first { log("picked output \(pick) is not available; automatic routing until it is") }
-            if conditions.routeOverride != nil { try? system.setRouteOverride(nil) }
+            let fallback = serverDefault.flatMap { isAvailable($0) ? $0 : nil }
+            if first { log("picked output \(pick) is not available; \(fallback.map { "\($0), the server's default," } ?? "automatic routing") until it is") }
+            if conditions.routeOverride != fallback { try? system.setRouteOverride(fallback) }
             return
         }
+        if pick == nil, let serverDefault, isAvailable(serverDefault) {
+            guard conditions.routeOverride != serverDefault else { return }
+            do {
+                try system.setRouteOverride(serverDefault)
+                log("route: \(serverDefault) (the audio server's default)")
+            } catch {
+                log("cannot route to \(serverDefault): \(error)")
+            }
+            return
+        }
+        guard pick != conditions.routeOverride else { return }
         do {
             try system.setRouteOverride(pick)
             log(pick.map { "route: \($0) (picked)" } ?? "route: automatic")

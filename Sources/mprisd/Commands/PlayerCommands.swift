@@ -36,8 +36,9 @@ extension Commands {
             pin NAME   make NAME the active player whatever the others do, until 'unpin' or
                        until it quits (NAME: org.mpris.MediaPlayer2.mpv or just mpv)
             unpin      let the daemon choose again
-            next       pin the player after the active one, in the order 'mprisd players'
-                       ranks them (as playerctld's shift)
+            next       pin the player after the active one among those playing or paused
+                       after playing, in the order 'mprisd players' ranks them (as playerctld's
+                       shift)
 
             Options:
               -h, --help  show this help
