@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// An MPRIS player whose `Volume` cannot duck it — read-only (Set fails), ignored (Spotify), or
-/// missing — is ducked through its audio-server stream instead, and restored exactly; its
-/// interruption stays a `Pause` (its stream is never muted). The player is a tiny python3-dbus
-/// MPRIS service playing through a `paplay` child (Tests/Fixtures/StreamPlayer).
+/// An MPRIS player whose stream the daemon knows is ducked through that stream — never through
+/// its `Volume`, which may be read-only (Set fails), ignored (Spotify), or missing — and restored
+/// exactly; its interruption stays a `Pause` (its stream is never muted). The player is a tiny
+/// python3-dbus MPRIS service playing through a `paplay` child (Tests/Fixtures/StreamPlayer).
 final class StreamPlayerFallbackTests: StreamTestCase {
     func testAPlayerWithAReadOnlyVolumeIsDuckedThroughItsStreamOnPulseAudio() async throws {
         try await duckedThroughItsStream(.pulseAudio, mode: "readonly")
@@ -40,7 +40,7 @@ final class StreamPlayerFallbackTests: StreamTestCase {
         try await startStreamDaemon()
         let (_, stream) = try await startStreamPlayer(mode: mode)
         let ducker = try startDucker()
-        await waitForDaemonLog("ducked through its audio-server streams instead")
+        await waitForDaemonLog("ducked through its audio-server streams")
         try await waitForSinkInput("the player's stream ducked to 0.3") {
             $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
         }

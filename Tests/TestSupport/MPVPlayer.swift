@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The test plays the user: it reads and drives the player through its MPRIS interface on a
 /// connection of its own. mpv is killed (SIGKILL, with its process group) when the object goes.
-public final class MPVPlayer: Sendable {
+public final class MPVPlayer: MPRISTestPlayer {
     public static let executable = "/usr/bin/mpv"
     /// Where Debian's `mpv-mpris` package puts the script.
     public static let script = "/usr/lib/mpv-mpris/mpris.so"
@@ -51,15 +51,9 @@ public final class MPVPlayer: Sendable {
                                                 .merging(environment) { _, new in new })
         do {
             let control = try Connection(address: bus.address)
-            let pid = process.pid
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning, ContinuousClock.now < deadline {
-                for unique in try await bus.connections(ofProcess: pid) {
-                    if let name = try await mprisName(ownedBy: unique, on: control) {
-                        return MPVPlayer(process: process, control: control, uniqueName: unique, busName: name)
-                    }
-                }
-                try await Task.sleep(for: .milliseconds(50))
+            if let found = try await MPRISTestPlayers.waitForName(ofProcess: process.pid, on: bus, control: control,
+                                                                 timeout: timeout, isRunning: { process.isRunning }) {
+                return MPVPlayer(process: process, control: control, uniqueName: found.unique, busName: found.busName)
             }
             control.close()
             throw TestSupportError("mpv took no MPRIS name within \(timeout) (status \(process.exitStatus.map(String.init) ?? "running")): \(process.standardError)")
@@ -69,81 +63,9 @@ public final class MPVPlayer: Sendable {
         }
     }
 
-    private static func mprisName(ownedBy unique: String, on connection: Connection) async throws -> String? {
-        let names = try await connection.call(destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus"),
-                                              interface: "org.freedesktop.DBus", member: "ListNames")
-        guard case .array(_, let values)? = names.first else { return nil }
-        for case .string(let name) in values where name.hasPrefix("org.mpris.MediaPlayer2.") {
-            let owner = try? await connection.call(destination: "org.freedesktop.DBus",
-                                                   path: ObjectPath("/org/freedesktop/DBus"),
-                                                   interface: "org.freedesktop.DBus", member: "GetNameOwner",
-                                                   [.string(name)])
-            if case .string(unique)? = owner?.first { return name }
-        }
-        return nil
-    }
-
     public var pid: Int32 { process.pid }
     public var isRunning: Bool { process.isRunning }
 
     /// Kills mpv (SIGKILL) and waits until it is reaped.
     public func kill() { process.stop() }
-
-    // MARK: Playing the user (MPRIS)
-
-    public func play() async throws { try await call("Play") }
-    public func pause() async throws { try await call("Pause") }
-
-    /// `OpenUri`: mpv replaces what it plays with `uri` (a new track, new `Metadata`).
-    public func openURI(_ uri: String) async throws {
-        _ = try await control.call(destination: uniqueName, path: Self.path, interface: Self.interface,
-                                   member: "OpenUri", [.string(uri)], timeout: .seconds(5))
-    }
-
-    public func setVolume(_ volume: Double) async throws {
-        _ = try await control.call(destination: uniqueName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
-                                   member: "Set", [.string(Self.interface), .string("Volume"), .variant(.double(volume))],
-                                   timeout: .seconds(5))
-    }
-
-    /// `PlaybackStatus`: Playing, Paused or Stopped.
-    public func playbackStatus() async throws -> String {
-        guard case .string(let status) = try await property("PlaybackStatus") else {
-            throw TestSupportError("PlaybackStatus of \(busName) is not a string")
-        }
-        return status
-    }
-
-    public func volume() async throws -> Double {
-        guard case .double(let volume) = try await property("Volume") else {
-            throw TestSupportError("Volume of \(busName) is not a double")
-        }
-        return volume
-    }
-
-    /// Waits until `PlaybackStatus` is `status`; false after `timeout`.
-    public func waitForStatus(_ status: String, timeout: Duration = .seconds(5)) async -> Bool {
-        await eventually(timeout: timeout) { (try? await playbackStatus()) == status }
-    }
-
-    private static let interface = "org.mpris.MediaPlayer2.Player"
-    private static let path: ObjectPath = {
-        (try? ObjectPath("/org/mpris/MediaPlayer2")) ?? .root
-    }()
-
-    private func call(_ member: String) async throws {
-        _ = try await control.call(destination: uniqueName, path: Self.path, interface: Self.interface, member: member,
-                                   timeout: .seconds(5))
-    }
-
-    /// A property of its `org.mpris.MediaPlayer2.Player`, unwrapped from its variant.
-    public func property(_ name: String) async throws -> DBusValue {
-        let reply = try await control.call(destination: uniqueName, path: Self.path,
-                                           interface: "org.freedesktop.DBus.Properties", member: "Get",
-                                           [.string(Self.interface), .string(name)], timeout: .seconds(5))
-        guard case .variant(let value)? = reply.first else {
-            throw TestSupportError("Get \(name) of \(busName) answered \(reply)")
-        }
-        return value
-    }
 }
