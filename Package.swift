@@ -57,7 +57,10 @@ let package = Package(
         // without them). Targets calling other functions link them directly (`pulse`, `sndfile`).
         .systemLibrary(name: "CSndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
-        .target(name: "CLazyLibraries"),
+        // libpipewire's headers live under versioned folders (libpipewire-0.3-dev), named here
+        // rather than through pkgConfig, whose `Libs` would link the library.
+        .target(name: "CLazyLibraries",
+                cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2", "-D_REENTRANT"])]),
 
         // Libraries.
         .target(name: "Posix", dependencies: ["CLinux"], swiftSettings: strict),

@@ -68,8 +68,14 @@ class ArbiterTestCase: DaemonTestCase {
 
     /// Starts `fake_player.py NAME STATUS OPTIONS…`; returns once the daemon lists it with `status`.
     func startFake(_ name: String, status: String, _ options: String...) async throws -> FakePlayer {
+        try await startFake(name, status: status, options: options)
+    }
+
+    /// `startFake` with more of the environment (`extra`: an audio server's variables, PULSE_SINK).
+    func startFake(_ name: String, status: String, options: [String], environment extra: [String: String] = [:])
+        async throws -> FakePlayer {
         let script = Repository.path("Tests/Fixtures/FakePlayer/fake_player.py")
-        let process = try BackgroundProcess("/usr/bin/python3", [script, name, status] + options, environment: environment())
+        let process = try BackgroundProcess("/usr/bin/python3", [script, name, status] + options, environment: environment(extra))
         addTeardownBlock { process.stop() }
         let fake = FakePlayer(process: process, busName: "org.mpris.MediaPlayer2." + name)
         try await waitForListing("the arbiter knows \(name) as \(status)") { $0.player(fake.busName)?.status == status }

@@ -304,14 +304,23 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         var pinned: Bool
     }
 
+    /// The audio server the daemon follows; absent from a daemon that follows none.
+    struct AudioServer: Decodable {
+        var connected: Bool
+        var name: String?
+        /// "mprisd" or "WirePlumber" while connected.
+        var deviceLossPausedBy: String?
+    }
+
     var sessions: [Session]
     var players: [Player]
     var apps: [App]?
     var activePlayer: ActivePlayer?
+    var audioServer: AudioServer?
     var json = ""
 
     private enum CodingKeys: String, CodingKey {
-        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer
+        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer, audioServer
     }
 
     static func decode(_ json: String) throws -> DaemonStatus {

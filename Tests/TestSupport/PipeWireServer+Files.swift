@@ -51,6 +51,13 @@ extension PipeWireServer {
         }
 
         """.write(to: pulseFragments.appendingPathComponent("10-clients.conf"), atomically: true, encoding: .utf8)
+        if !wirePlumberSettings.isEmpty {
+            let settings = config.appendingPathComponent("wireplumber/wireplumber.conf.d")
+            try fm.createDirectory(at: settings, withIntermediateDirectories: true)
+            let lines = wirePlumberSettings.sorted { $0.key < $1.key }.map { "    \($0.key) = \($0.value)" }
+            try "wireplumber.settings = {\n\(lines.joined(separator: "\n"))\n}\n"
+                .write(to: settings.appendingPathComponent("50-mprisd-test.conf"), atomically: true, encoding: .utf8)
+        }
         try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
             .write(to: clientConfig, atomically: true, encoding: .utf8)
     }

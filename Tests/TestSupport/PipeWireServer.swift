@@ -39,6 +39,12 @@ public final class PipeWireServer: Sendable {
     public let busAddress: String
     /// How long any of the three processes may live at most (the `timeout` around each).
     public let lifetime: Duration
+    /// Another system's root to run the three from (`DebianChroot`: a newer PipeWire and
+    /// WirePlumber than this one's); nil: this system's.
+    public let root: String?
+    /// WirePlumber 0.5 settings for a `wireplumber.conf.d` fragment (`linking.pause-playback` →
+    /// `false`); WirePlumber 0.4 reads no such file.
+    public let wirePlumberSettings: [String: String]
 
     private let state = Mutex(Processes())
 
@@ -59,8 +65,13 @@ public final class PipeWireServer: Sendable {
     ///   - startNow: false: only the directories (an empty runtime directory: the desktop before
     ///     its server came up); `start()` later.
     ///   - timeout: how long the start may take before it counts as failed.
+    ///   - root: another system's root to run the servers from (see `root`).
+    ///   - wirePlumberSettings: see `wirePlumberSettings`.
     public init(busAddress: String, startNow: Bool = true, lifetime: Duration = .seconds(600),
-                timeout: Duration = .seconds(20)) async throws {
+                timeout: Duration = .seconds(20), root: String? = nil,
+                wirePlumberSettings: [String: String] = [:]) async throws {
+        self.root = root
+        self.wirePlumberSettings = wirePlumberSettings
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pipewire-\(UUID().uuidString.prefix(8))")
         runtimeDirectory = directory.appendingPathComponent("runtime")
@@ -153,7 +164,9 @@ public final class PipeWireServer: Sendable {
         try await wait(until: deadline, "pactl info answers") {
             (try? await Pactl.run(["info"], environment: clientEnvironment, timeout: .seconds(5))) != nil
         }
-        for (kind, name) in [("sink", Self.sinkName), ("source", Self.sourceName)] {
+        // WirePlumber 0.5 (a `root`'s) makes no virtual source the default: only the sink is waited for.
+        let defaults = root == nil ? [("sink", Self.sinkName), ("source", Self.sourceName)] : [("sink", Self.sinkName)]
+        for (kind, name) in defaults {
             try await wait(until: deadline, "WirePlumber makes \(name) the default \(kind)") {
                 let chosen = try? await Pactl.run(["get-default-\(kind)"], environment: clientEnvironment, timeout: .seconds(5))
                 return chosen?.trimmingCharacters(in: .whitespacesAndNewlines) == name
@@ -165,7 +178,25 @@ public final class PipeWireServer: Sendable {
 
     private func launch(_ program: String, _ environment: [String: String]) throws -> BackgroundProcess {
         let seconds = max(1, Int(lifetime.components.seconds))
-        return try BackgroundProcess(name: program, "/usr/bin/timeout", ["-s", "KILL", "\(seconds)", "/usr/bin/\(program)"],
+        guard let root else {
+            return try BackgroundProcess(name: program, "/usr/bin/timeout", ["-s", "KILL", "\(seconds)", "/usr/bin/\(program)"],
+                                         environment: environment)
+        }
+        // In a mount namespace of its own (gone with the process): the temporary directory (the
+        // server's files, the test bus's socket), /proc and /dev of this system, then the root's
+        // program — pids are shared, so WirePlumber's pid matching sees this system's players.
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL.path
+        let script = """
+            set -e
+            mkdir -p "$1$2"
+            mount --bind "$2" "$1$2"
+            mount -t proc proc "$1/proc"
+            mount --rbind /dev "$1/dev"
+            exec chroot "$1" "/usr/bin/$3"
+            """
+        return try BackgroundProcess(name: program, "/usr/bin/timeout",
+                                     ["-s", "KILL", "\(seconds)", "/usr/bin/unshare", "--mount", "--propagation", "private",
+                                      "/bin/sh", "-c", script, "sh", root, temporary, program],
                                      environment: environment)
     }
 

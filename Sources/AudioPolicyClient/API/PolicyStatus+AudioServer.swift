@@ -17,6 +17,9 @@ extension PolicyStatus {
         public var address: String
         /// Why it is not connected ("no server at /run/user/1000/pulse/native"); nil when connected.
         public var reason: String?
+        /// Who pauses an MPRIS player whose output device goes away: "mprisd", or "WirePlumber"
+        /// (its `linking.pause-playback`, WirePlumber ≥ 0.5.11); nil while not connected.
+        public var deviceLossPausedBy: String?
 
         public init(connected: Bool, name: String? = nil, version: String? = nil, address: String,
                     reason: String? = nil) {

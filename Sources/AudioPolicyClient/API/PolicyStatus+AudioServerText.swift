@@ -73,7 +73,10 @@ extension PolicyStatus.AudioServer {
             return "not connected: " + PolicyStatus.shown(reason ?? "unknown reason", TerminalText.defaultMaxLength)
         }
         let identity = [name, version].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        return "connected to \(identity.isEmpty ? "a server" : identity) at \(address)"
+        // Only said when another actor pauses: mprisd pausing is what the rest of the status shows.
+        let pauses = deviceLossPausedBy == "WirePlumber"
+            ? "; WirePlumber pauses players whose device goes away (linking.pause-playback)" : ""
+        return "connected to \(identity.isEmpty ? "a server" : identity) at \(address)\(pauses)"
     }
 
     fileprivate var cell: TextTable.Cell {

@@ -61,11 +61,23 @@ public enum PolicyDaemon {
         // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
         // Made before the service, whose `GetStatus` reads it; started once the name is ours.
         let audioServer = AudioServerLink { log.info("audio server: \($0)") }
+        // WirePlumber's own pause on device loss (0.5.11+), followed while the server is PipeWire.
+        let wirePlumber = WirePlumberSettings { setting in
+            switch setting {
+            case .on: log.info("audio server: WirePlumber pauses players whose output device goes away "
+                               + "(linking.pause-playback): those pauses are left to it")
+            case .off, .absent: log.info("audio server: WirePlumber does not pause players whose output device goes away "
+                                         + "(linking.pause-playback \(setting.rawValue)): mprisd does")
+            case .unknown: break
+            }
+        }
+        defer { wirePlumber.stop() }
         // What the daemon does to each stream: the stream policy's report, once it exists (it
         // needs the journal, which is opened only once the name is ours).
         let streamPolicy = LateStreamPolicy()
         let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
-            AudioServerStatus.fill(&status, link: audioServer, report: streamPolicy.report())
+            AudioServerStatus.fill(&status, link: audioServer, report: streamPolicy.report(),
+                                   wirePlumberPauses: wirePlumber.pausePlayback == .on)
         }
         // MARK: end of audio server (server-status)
 
@@ -119,7 +131,8 @@ public enum PolicyDaemon {
         defer { lock?.stop() }
         // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
         // follows the sessions and the link below.
-        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal, log: log)
+        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal,
+                                       wirePlumber: wirePlumber, log: log)
         // The audio server's sinks as ports, its default sink as the pick, the mic mute key — fed
         // by the link's changes once it starts (below). A sink going away pauses the sessions
         // whose streams played there, which the stream policy knows (`AudibleSinks`); without it,
@@ -171,6 +184,7 @@ public enum PolicyDaemon {
                 resumeAfterCalls: options.resumeAfterCalls))
         }
         startAudioServer(audioServer, log: log) { change in
+            follow(wirePlumber, change, log: log)
             let lost = serverRoutes.follow(change)
             streams?.inventoryChanged(change, lost: lost)
             arbiter.inventoryChanged(change)  // players whose streams are gone leave their context
@@ -220,11 +234,26 @@ public enum PolicyDaemon {
         return ExitStatus.success  // closing the connection releases the name
     }
 
+    /// WirePlumber's settings are followed while the link is connected to a PipeWire server
+    /// (PulseAudio has none; a restarted server gets a new watch).
+    private static func follow(_ wirePlumber: WirePlumberSettings, _ change: InventoryChange, log: DaemonLog) {
+        switch change.kind {
+        case .connected:
+            guard let server = change.current.server, server.name.contains("PipeWire") else { return wirePlumber.stop() }
+            if let reason = wirePlumber.start() { log.debug("WirePlumber's settings are not followed: \(reason)") }
+        case .disconnected:
+            wirePlumber.stop()
+        case .updated:
+            break
+        }
+    }
+
     /// The stream policy for `link`; nil (with a warning) when its thread cannot start.
     private static func makeStreamPolicy(link: AudioServerLink, connection: Connection, journal: ChangeJournal,
-                                         log: DaemonLog) -> StreamPolicy? {
+                                         wirePlumber: WirePlumberSettings, log: DaemonLog) -> StreamPolicy? {
         do throws(PosixError) {
-            return try StreamPolicy(link: link, connection: connection, journal: journal, log: { log.info($0) })
+            return try StreamPolicy(link: link, connection: connection, journal: journal, log: { log.info($0) },
+                                    wirePlumber: wirePlumber)
         } catch {
             log.warning("audio-server streams are not managed: \(error)")
             return nil

@@ -19,10 +19,15 @@ public enum AudioServerStatus {
 
     /// Adds the server, its streams and its devices to `status` from `link` now; `report` says
     /// what the daemon does to each stream. Takes the link's lock once; never blocks on the server.
-    public static func fill(_ status: inout PolicyStatus, link: AudioServerLink, report: Report) {
+    /// `wirePlumberPauses`: WirePlumber pauses MPRIS players on device loss itself.
+    public static func fill(_ status: inout PolicyStatus, link: AudioServerLink, report: Report,
+                            wirePlumberPauses: Bool = false) {
         let inventory = link.inventory
         let reason = inventory.server == nil ? (link.absenceReason ?? "not connected") : nil
         fill(&status, inventory: inventory, address: link.address, absenceReason: reason, report: report)
+        if inventory.server != nil {
+            status.audioServer?.deviceLossPausedBy = wirePlumberPauses ? "WirePlumber" : "mprisd"
+        }
     }
 
     /// Adds `inventory` to `status`: connected when it has a server, else not, for

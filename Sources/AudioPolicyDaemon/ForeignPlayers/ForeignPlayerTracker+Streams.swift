@@ -53,6 +53,6 @@ extension ForeignPlayerTracker {
             return
         }
         streams.manage(session, number: number, label: name, owner: owner, ducksStreams: ducking,
-                       mutesOnInterruption: false, coversCapture: false)
+                       mutesOnInterruption: false, coversCapture: false, isMPRISPlayer: true)
     }
 }

@@ -34,10 +34,26 @@ extension StreamPolicy {
                 state.sessions[number].map { ($0, sinks) }
             }
         }
+        let wirePlumberPauses = leavesDeviceLossToWirePlumber(change)
         for (managed, sinks) in losers {
             guard let engine = managed.engine else { continue }
-            log("\(managed.label) played on \(sinks.joined(separator: ", ")), which went away")
+            let gone = sinks.joined(separator: ", ")
+            if managed.isMPRISPlayer, sinks.allSatisfy(wirePlumberPauses) {
+                log("\(managed.label) played on \(gone), which went away: WirePlumber pauses it (linking.pause-playback)")
+                continue
+            }
+            log("\(managed.label) played on \(gone), which went away")
             engine.system.reportDeviceLoss(sinks.compactMap { ports[$0] }, of: [engine.id])
         }
+    }
+
+    /// Which lost sinks WirePlumber pauses MPRIS players for itself (`linking.pause-playback` on):
+    /// those whose device node went away in this event — not a port unplugged on a sink that
+    /// stays, which WirePlumber does not see as a removal, and not a sink that did not come back
+    /// after a server restart, whose removal no running WirePlumber saw. One Pause per player: a
+    /// second would restart a player whose Pause toggles.
+    private func leavesDeviceLossToWirePlumber(_ change: InventoryChange) -> (String) -> Bool {
+        guard case .updated = change.kind, wirePlumber?.pausePlayback == .on else { return { _ in false } }
+        return { sink in change.current.device(.sink, named: sink) == nil }
     }
 }

@@ -12,11 +12,12 @@ extension StreamPolicy {
     /// `ducksStreams` false: the session only claims its process tree's playback streams (an
     /// MPRIS player ducked through its `Volume`: its streams are no app's implicit session).
     /// `coversCapture` false: its capture streams are not its own (an MPRIS player says nothing
-    /// about recording: a browser's microphone still begins a call). Managing a number again
-    /// replaces what was said before.
+    /// about recording: a browser's microphone still begins a call). `isMPRISPlayer`: the stand-in
+    /// of an MPRIS player (whose device-loss pause WirePlumber 0.5 may send itself). Managing a
+    /// number again replaces what was said before.
     public func manage(_ session: AudioSession, number: UInt64, label: String, owner: String,
                        pid: Int32? = nil, ducksStreams: Bool = true, mutesOnInterruption: Bool = true,
-                       coversCapture: Bool = true) {
+                       coversCapture: Bool = true, isMPRISPlayer: Bool = false) {
         // Subscribed here, before returning, so no event decided from now on is missed; each is
         // handled on the policy's thread, in order.
         let events = session.onEvent { [weak self] event in
@@ -35,7 +36,8 @@ extension StreamPolicy {
                                                  streams: .processTree(coversCapture: coversCapture),
                                                  ducksStreams: ducksStreams, mutesOnInterruption: mutesOnInterruption,
                                                  isDucked: isDucked, isInterrupted: isInterrupted, events: events,
-                                                 engine: EngineSession(id: session.id, system: session.system))
+                                                 engine: EngineSession(id: session.id, system: session.system),
+                                                 isMPRISPlayer: isMPRISPlayer)
                 return true
             }
             guard added else { return events.cancel() }

@@ -50,6 +50,8 @@ public final class StreamPolicy: Sendable {
     /// The default `serverSettling`: restore-stream's change came within 50 ms here; a second
     /// leaves room for a loaded machine, and no user changes a new stream's volume sooner.
     public static let defaultServerSettling: Duration = .seconds(1)
+    /// WirePlumber's own pause on device loss, where the server is PipeWire (nil: not followed).
+    let wirePlumber: WirePlumberSettings?
 
     /// A session whose streams we act on, or that only claims them (an MPRIS player whose
     /// `Volume` works: its streams are no app's implicit session).
@@ -89,6 +91,8 @@ public final class StreamPolicy: Sendable {
         /// The engine's session, to tell it of a device it lost (nil: an implicit session, which
         /// nothing can pause).
         var engine: EngineSession?
+        /// An MPRIS player's stand-in (WirePlumber 0.5 may pause it on device loss itself).
+        var isMPRISPlayer = false
 
         /// Its streams are muted now: interrupted (if it mutes then), held for a call, silenced.
         var wantsMute: Bool {
@@ -173,8 +177,10 @@ public final class StreamPolicy: Sendable {
     ///   - journal: where every change is written before it is made.
     public init(link: AudioServerLink, connection: Connection?, journal: ChangeJournal?,
                 log: @escaping Log, procRoot: String = "/proc",
-                serverSettling: Duration = StreamPolicy.defaultServerSettling) throws(PosixError) {
+                serverSettling: Duration = StreamPolicy.defaultServerSettling,
+                wirePlumber: WirePlumberSettings? = nil) throws(PosixError) {
         self.link = link
+        self.wirePlumber = wirePlumber
         self.journal = journal
         self.log = log
         self.procRoot = procRoot

@@ -1,4 +1,4 @@
-// CLazyLibraries: libpulse and libsndfile loaded on first use (dlopen) instead of at exec.
+// CLazyLibraries: libpulse, libsndfile and libpipewire loaded on first use (dlopen) instead of at exec.
 //
 // Why (issue 16): linking libpulse costs every start of `mprisd` ~2 ms of CPU and its 20
 // libraries (X11, xcb, systemd, gcrypt …), libsndfile its codecs, and `mprisd control` uses
@@ -19,6 +19,40 @@ bool mprisd_pulse_load(const char **error);
 
 /// The same for libsndfile.so.1 and the `sf_*` functions.
 bool mprisd_sndfile_load(const char **error);
+
+/// The same for libpipewire-0.3.so.0 (the WirePlumber settings watcher below).
+bool mprisd_pipewire_load(const char **error);
+
+/// What a WirePlumber setting is on the PipeWire server.
+enum {
+    /// Not known: not connected (yet, or any more), or the server's contents not read yet.
+    MPRISD_SETTING_UNKNOWN = -1,
+    /// Off (`false`).
+    MPRISD_SETTING_OFF = 0,
+    /// On (`true`).
+    MPRISD_SETTING_ON = 1,
+    /// Read, and not there: no WirePlumber 0.5 (0.4 has no `sm-settings`), one older than the
+    /// setting (0.5.11), or WirePlumber gone.
+    MPRISD_SETTING_ABSENT = 2,
+};
+
+/// Told each change of the setting (once read, then on every change), on the watcher's own thread.
+typedef void (*mprisd_wireplumber_settings_cb)(void *userdata, int value);
+
+/// A watcher of WirePlumber's `linking.pause-playback` (WirePlumber ≥ 0.5.11 pauses MPRIS players
+/// whose output device node goes away; on by default), read from the `sm-settings` metadata of the
+/// PipeWire server that PIPEWIRE_REMOTE / PIPEWIRE_RUNTIME_DIR / XDG_RUNTIME_DIR name.
+struct mprisd_wireplumber_settings;
+
+/// Connects and follows the setting on a thread of its own (libpipewire loaded on first use);
+/// `callback` gets the first answer once the server's contents are read, then each change, and
+/// `MPRISD_SETTING_UNKNOWN` once the server goes away (start a new watcher when it is back). NULL,
+/// with `*error` (static text) when not NULL, if libpipewire or the server is not there.
+struct mprisd_wireplumber_settings *mprisd_wireplumber_settings_start(mprisd_wireplumber_settings_cb callback,
+                                                                      void *userdata, const char **error);
+
+/// Stops the watcher (its thread joined: no callback runs after this returns) and frees it.
+void mprisd_wireplumber_settings_stop(struct mprisd_wireplumber_settings *settings);
 
 /// What both use: `dlopen(soname, RTLD_NOW | RTLD_LOCAL)`, then `dlsym` of each of `names` into
 /// `slots` (function pointers, as `void *`). Returns NULL when all resolved, else a one-line reason

@@ -2,14 +2,18 @@
 """A tiny MPRIS player for the arbiter's tests: it only keeps a PlaybackStatus and prints every
 call it gets, so a test sees exactly what `mprisd control` sent.
 
-usage: fake_player.py NAME STATUS [toggling] [quiet]
-  STATUS    the PlaybackStatus it starts with (Playing, Paused, Stopped)
-  toggling  Pause toggles (Paused <-> Playing), as tidal-hifi's did (tidal-hifi#800)
-  quiet     status changes are not announced (no PropertiesChanged): what a player that batches
-            its signals looks like between two batches
+usage: fake_player.py NAME STATUS [toggling] [quiet] [stream=FILE]
+  STATUS       the PlaybackStatus it starts with (Playing, Paused, Stopped)
+  toggling     Pause toggles (Paused <-> Playing), as tidal-hifi's did (tidal-hifi#800)
+  quiet        status changes are not announced (no PropertiesChanged): what a player that
+               batches its signals looks like between two batches
+  stream=FILE  its audio: a `paplay` child playing FILE (on $PULSE_SINK, else the default sink)
+               for its whole life, whatever the status says — so that the audio server, and
+               whoever pairs streams with players by process, sees a stream of this player
 Prints "ready" once its name is owned, then one line per call: "call Pause", "call Seek 5000000",
 "call SetPosition /org/mprisd/test/track/1 30000000", "call Set Volume 0.55". Exits on SIGTERM.
 """
+import subprocess
 import sys
 
 import dbus
@@ -128,6 +132,8 @@ def main():
     name, status = sys.argv[1], sys.argv[2]
     toggling = "toggling" in sys.argv[3:]
     quiet = "quiet" in sys.argv[3:]
+    streams = [arg[len("stream="):] for arg in sys.argv[3:] if arg.startswith("stream=")]
+    child = subprocess.Popen(["paplay", streams[0]]) if streams else None
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     _player = Player(bus, status, toggling, quiet)
@@ -136,6 +142,9 @@ def main():
     _ = dbus.service.BusName(ROOT + "." + name, bus)
     print("ready", flush=True)
     loop.run()
+    if child is not None:
+        child.terminate()
+        child.wait()
 
 
 if __name__ == "__main__":
