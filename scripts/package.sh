@@ -18,7 +18,9 @@
 # The version is the one in Sources/mprisd/CLI/Version.swift (what `mprisd --version` prints), with
 # the Debian revision below; Depends is what dpkg-shlibdeps finds the binaries link, plus libpulse0
 # and libsndfile1, which `mprisd` loads on first use (dlopen: dpkg-shlibdeps cannot see them), named
-# in dist/debian/control with the minimum versions dpkg-shlibdeps gave while they were linked. No
+# in dist/debian/control with the minimum versions dpkg-shlibdeps gave while they were linked;
+# libpipewire-0.3-0 (loaded only where the server is PipeWire, to read WirePlumber's settings; every
+# PipeWire system has it) is recommended there. No
 # maintainer scripts: nothing is enabled for every user (`systemctl --user enable --now mprisd` does it for
 # one; without it the bus starts the daemon on first use), and purging removes every file.
 #
