@@ -7,6 +7,7 @@
 // Output (stdout, one line each, flushed):
 //   ready
 //   event <ns> new|change|remove <index>
+//   event <ns> sink-remove <sink index>     (a sink going away: Benchmarks/sink-loss.py)
 //   info <ns> <index> <max volume> <mute> <corked> <bench id>
 // An `info` line follows each new/change event: the answer to pa_context_get_sink_input_info
 // sent when the event arrived. The server answers requests and sends events over one
@@ -38,6 +39,13 @@ static void got_info(pa_context *c, const pa_sink_input_info *info, int eol, voi
 static void got_event(pa_context *c, pa_subscription_event_type_t type, uint32_t index, void *userdata) {
     (void)userdata;
     int64_t at = now_ns();
+    if ((type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK) == PA_SUBSCRIPTION_EVENT_SINK) {
+        if ((type & PA_SUBSCRIPTION_EVENT_TYPE_MASK) == PA_SUBSCRIPTION_EVENT_REMOVE) {
+            printf("event %lld sink-remove %u\n", (long long)at, index);
+            fflush(stdout);
+        }
+        return;
+    }
     if ((type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK) != PA_SUBSCRIPTION_EVENT_SINK_INPUT) return;
     const char *what = "change";
     switch (type & PA_SUBSCRIPTION_EVENT_TYPE_MASK) {
@@ -68,7 +76,7 @@ static void state_changed(pa_context *c, void *userdata) {
     switch (pa_context_get_state(c)) {
     case PA_CONTEXT_READY: {
         pa_context_set_subscribe_callback(c, got_event, NULL);
-        pa_operation *o = pa_context_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT, subscribed, NULL);
+        pa_operation *o = pa_context_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT | PA_SUBSCRIPTION_MASK_SINK, subscribed, NULL);
         if (o) pa_operation_unref(o);
         break;
     }

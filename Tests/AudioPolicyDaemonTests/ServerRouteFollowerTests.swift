@@ -11,6 +11,9 @@ final class ServerRouteFollowerTests: XCTestCase {
     private var system = AudioSystem(conditions: SystemConditions(isOutputVolumeKnown: false))
     private lazy var routing = SystemRouting(system: system) { _ in }
     private lazy var follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false) { _ in }
+    /// The daemon's follower when a stream policy decides device loss per stream.
+    private lazy var perStream = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false,
+                                                     lossPerStream: true) { _ in }
 
     func testASinkGoingAwayUnderAPlayingSessionIsOldDeviceUnavailable() throws {
         var server = ServerInventories()
@@ -169,7 +172,7 @@ final class ServerRouteFollowerTests: XCTestCase {
     // MARK: Device loss decided per stream (the daemon with a stream policy)
 
     func testPerStreamTheRouteIsTheServersDefaultNeverTheNewestSink() throws {
-        let follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false, lossPerStream: true) { _ in }
+        let follower = perStream
         var server = ServerInventories()
         server.addSink("speakers", properties: ["device.form_factor": "internal"])
         follower.follow(server.connected())
@@ -184,7 +187,7 @@ final class ServerRouteFollowerTests: XCTestCase {
     }
 
     func testPerStreamTheEnginesRoutePausesNobody() throws {
-        let follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false, lossPerStream: true) { _ in }
+        let follower = perStream
         var server = ServerInventories()
         server.addSink("speakers")
         server.addSink("usb-dac")
@@ -202,7 +205,7 @@ final class ServerRouteFollowerTests: XCTestCase {
     }
 
     func testPerStreamAUsersPickOfAnotherSinkStillWins() throws {
-        let follower = ServerRouteFollower(routing: routing, jacks: .none, followsBluetooth: false, lossPerStream: true) { _ in }
+        let follower = perStream
         var server = ServerInventories()
         server.addSink("speakers")
         server.addSink("usb-dac")
