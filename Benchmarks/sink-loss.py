@@ -50,7 +50,7 @@ def owner_of(pid, deadline):
         names = subprocess.run(["busctl", "--user", "--json=short", "list"], capture_output=True, text=True).stdout
         for entry in json.loads(names or "[]"):
             if entry.get("name", "").startswith("org.mpris.MediaPlayer2.") and entry.get("pid") == pid:
-                return entry["unique"], entry["name"]
+                return entry["connection"], entry["name"]
         time.sleep(0.05)
     sys.exit(f"mpv {pid} took no MPRIS name")
 
