@@ -211,7 +211,8 @@ final class ReadmeSnippetTests: XCTestCase {
         self.bluez = bluez
         let script = try start([Self.install, "Pairing with a Bluetooth headset (mpris-proxy)"], systemBus: system.address)
         let registered = try await bluez.waitForRegisteredPlayer(timeout: .seconds(20))
-        XCTAssertEqual(registered.properties["PlaybackStatus"], .string("Playing"), "\(registered.properties)")
+        XCTAssertEqual(registered.properties["PlaybackStatus"], .string("Playing"),
+                       "\(registered.properties)\nscript: \(script.stderr)\nbus and daemon: \(session?.log ?? "")")
         XCTAssertTrue(script.isRunning, "the snippet is still running: \(script.stderr)")
         let status = await finish(script)
         XCTAssertEqual(status, 0, script.stderr)

@@ -60,6 +60,10 @@ public final class TestBus: @unchecked Sendable {  // invariant: `process` is on
     /// The daemon's process id (to kill it in disconnection tests).
     public var pid: Int32 { process.pid }
 
+    /// What the bus and the services it started wrote on standard error (their last 64 KiB),
+    /// for failure messages.
+    public var log: String { process.standardError }
+
     /// Environment for programs that should use this bus as their session (or system) bus.
     public var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment

@@ -15,12 +15,11 @@ extension PlayerArbiter {
         guard let player = active else {
             return reply(.failure(DBusError(Self.noPlayerError, "no player is in an audio context")))
         }
-        let owner = player.owner
         let name = player.busName
-        @Sendable func send(_ member: String, _ body: [DBusValue] = [], interface: String = MPRISNames.playerInterface) {
-            let call = Message.methodCall(destination: owner, path: MPRISNames.objectPath, interface: interface,
-                                          member: member, body: body)
-            connection.call(call, timeout: Self.callTimeout) { [log = self.log] result in
+        let remote = MPRISRemote(connection: connection, owner: player.owner, timeout: Self.callTimeout)
+        let log = self.log
+        @Sendable func answered(_ member: String) -> @Sendable (Result<Void, DBusError>) -> Void {
+            { result in
                 switch result {
                 case .success:
                     log("control: \(member) sent to \(name)")
@@ -31,28 +30,34 @@ extension PlayerArbiter {
                 }
             }
         }
+        @Sendable func send(_ member: String, _ body: [DBusValue] = [], interface: String = MPRISNames.playerInterface) {
+            remote.call(member, body, interface: interface, done: answered(member))
+        }
         switch control {
         case .play: send("Play")
         case .next: send("Next")
         case .previous: send("Previous")
         case .stop: send("Stop")
         case .seek(let seconds): send("Seek", [.int64(Self.microseconds(seconds))])
-        case .pause, .playPause:
-            read("PlaybackStatus", of: owner) { result in
+        case .pause:
+            // Nothing to pause on a player that is not playing: a Pause could start a toggling one.
+            remote.pauseIfPlaying { outcome in
+                switch outcome {
+                case .sent: answered("Pause")(.success(()))
+                case .notPlaying(let status): reply(.success("\(name) is \(status): no Pause sent"))
+                case .failed(let error): answered("Pause")(.failure(error))
+                }
+            }
+        case .playPause:
+            remote.property("PlaybackStatus") { result in
                 switch result {
                 case .success(.string("Playing")): send("Pause")
-                case .success(let other):
-                    guard control == .playPause else {
-                        // Nothing to pause; a Pause now could start a toggling player.
-                        let status = if case .string(let text) = other { text } else { "not playing" }
-                        return reply(.success("\(name) is \(status): no Pause sent"))
-                    }
-                    send("Play")
+                case .success: send("Play")
                 case .failure(let error): reply(.failure(error))
                 }
             }
         case .position(let seconds):
-            read("Metadata", of: owner) { result in
+            remote.property("Metadata") { result in
                 guard case .success(let metadata) = result else {
                     if case .failure(let error) = result { reply(.failure(error)) }
                     return
@@ -63,7 +68,7 @@ extension PlayerArbiter {
                 send("SetPosition", [.objectPath(track), .int64(Self.microseconds(seconds))])
             }
         case .volume(let change):
-            read("Volume", of: owner) { result in
+            remote.property("Volume") { result in
                 switch result {
                 case .success(.double(let volume)):
                     let target = min(max(volume + change, 0), max(volume, 1))
@@ -72,23 +77,6 @@ extension PlayerArbiter {
                 case .success: reply(.failure(.failed("\(name) has no Volume")))
                 case .failure(let error): reply(.failure(error))
                 }
-            }
-        }
-    }
-
-    /// `Properties.Get` of one Player property, unwrapped from its variant.
-    private func read(_ property: String, of owner: String, _ done: @escaping @Sendable (Result<DBusValue, DBusError>) -> Void) {
-        let call = Message.methodCall(destination: owner, path: MPRISNames.objectPath,
-                                      interface: StandardInterfaceName.properties, member: "Get",
-                                      body: [.string(MPRISNames.playerInterface), .string(property)])
-        connection.call(call, timeout: Self.callTimeout) { result in
-            switch result {
-            case .success(let message):
-                guard case .variant(let value)? = message.body.first else {
-                    return done(.failure(.failed("the player answered Get \(property) with '\(message.signature.code)'")))
-                }
-                done(.success(value))
-            case .failure(let error): done(.failure(error))
             }
         }
     }

@@ -54,27 +54,19 @@ extension HeadsetPlayer {
 
     private func forward(_ member: String, _ arguments: [DBusValue], to player: ActivePlayer) {
         log("headset: \(member) → \(player.busName)")
-        let call = Message.methodCall(destination: player.owner, path: MPRISNames.objectPath,
-                                      interface: MPRISNames.playerInterface, member: member, body: arguments)
-        session.call(call, timeout: .seconds(5)) { [log] reply in
+        MPRISRemote(connection: session, owner: player.owner).call(member, arguments) { [log] reply in
             if case .failure(let error) = reply { log("headset: \(member) to \(player.busName) failed: \(error.message)") }
         }
     }
 
-    /// `Pause` only if `PlaybackStatus` is `Playing` when asked.
+    /// `Pause` only if `PlaybackStatus` is `Playing` when asked (`MPRISRemote.pauseIfPlaying`).
     private func pauseIfPlaying(_ player: ActivePlayer) {
-        let get = Message.methodCall(destination: player.owner, path: MPRISNames.objectPath,
-                                     interface: StandardInterfaceName.properties, member: "Get",
-                                     body: [.string(MPRISNames.playerInterface), .string("PlaybackStatus")])
-        session.call(get, timeout: .seconds(5)) { [weak self] reply in
-            guard let self else { return }
-            guard case .success(let message) = reply, case .variant(.string(let status))? = message.body.first else {
-                return self.log("headset: Pause not sent to \(player.busName): its PlaybackStatus cannot be read")
+        MPRISRemote(connection: session, owner: player.owner).pauseIfPlaying { [log] outcome in
+            switch outcome {
+            case .sent: log("headset: Pause → \(player.busName)")
+            case .notPlaying(let status): log("headset: Pause not sent to \(player.busName): it is \(status), not Playing")
+            case .failed(let error): log("headset: Pause to \(player.busName) failed: \(error.message)")
             }
-            guard status == "Playing" else {
-                return self.log("headset: Pause not sent to \(player.busName): it is \(status), not Playing")
-            }
-            self.forward("Pause", [], to: player)
         }
     }
 }
