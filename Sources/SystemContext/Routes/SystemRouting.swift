@@ -40,8 +40,8 @@ public final class SystemRouting: Sendable {
     }
 
     /// Ports that went away (unplugged, disconnected, out of range). `lossReportedPerSession`:
-    /// the caller tells which sessions played there (`devicesLost`); the engine's route pauses
-    /// nobody (`PolicyEngine.disconnect(_:lossReportedPerSession:)`).
+    /// the caller tells the engine which sessions played there (`AudioSystem.reportDeviceLoss`),
+    /// and the engine's route pauses nobody (`PolicyEngine.disconnect(_:lossReportedPerSession:)`).
     public func portsDisconnected(_ portIDs: [String], lossReportedPerSession: Bool = false) {
         guard !portIDs.isEmpty else { return }
         system.disconnect(portIDs, lossReportedPerSession: lossReportedPerSession)
