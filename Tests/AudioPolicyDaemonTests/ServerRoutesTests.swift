@@ -54,12 +54,13 @@ final class ServerRoutesTests: XCTestCase {
         _ = routes.update(for: server.connected())
 
         let appeared = routes.update(for: server.change { $0.addSink("usb-dac", properties: ["device.bus": "usb"]) })
-        XCTAssertEqual(appeared, ServerRouteUpdate(connected: [AudioPort(id: "pulse-sink:usb-dac", name: "usb-dac", type: .usbAudio)],
-                                                 serverDefault: "pulse-sink:null-sink"))
+        XCTAssertEqual(appeared, ServerRouteUpdate(connected: [AudioPort(id: "pulse-sink:usb-dac", name: "usb-dac", type: .usbAudio)]))
+        XCTAssertEqual(routes.serverDefault, "pulse-sink:null-sink")
         let unrelated = routes.update(for: server.change { $0.addSource("mic") })
         XCTAssertTrue(unrelated.isEmpty, "a source is not an output: \(unrelated)")
         let gone = routes.update(for: server.change { $0.remove(.sink, named: "usb-dac") })
-        XCTAssertEqual(gone, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"], serverDefault: "pulse-sink:null-sink"))
+        XCTAssertEqual(gone, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"]))
+        XCTAssertEqual(routes.serverDefault, "pulse-sink:null-sink")
         XCTAssertEqual(routes.ports.keys.sorted(), ["pulse-sink:null-sink"])
     }
 
@@ -88,7 +89,8 @@ final class ServerRoutesTests: XCTestCase {
         _ = routes.update(for: server.connected())
 
         let picked = routes.update(for: server.change { $0.inventory.defaultSink = "usb-dac" })
-        XCTAssertEqual(picked, ServerRouteUpdate(picked: "pulse-sink:usb-dac", serverDefault: "pulse-sink:usb-dac"))
+        XCTAssertEqual(picked, ServerRouteUpdate(picked: "pulse-sink:usb-dac"))
+        XCTAssertEqual(routes.serverDefault, "pulse-sink:usb-dac")
         let same = routes.update(for: server.change { $0.inventory.defaultSink = "usb-dac" })
         XCTAssertTrue(same.isEmpty)
 
@@ -98,8 +100,8 @@ final class ServerRoutesTests: XCTestCase {
             $0.remove(.sink, named: "hdmi")
             $0.inventory.defaultSink = "null-sink"
         })
-        XCTAssertEqual(both, ServerRouteUpdate(disconnected: ["pulse-sink:hdmi"], picked: "pulse-sink:null-sink",
-                                             serverDefault: "pulse-sink:null-sink"))
+        XCTAssertEqual(both, ServerRouteUpdate(disconnected: ["pulse-sink:hdmi"], picked: "pulse-sink:null-sink"))
+        XCTAssertEqual(routes.serverDefault, "pulse-sink:null-sink")
     }
 
     func testTheServersFallbackAfterTheDefaultWentAwayIsNoPick() {
@@ -117,10 +119,12 @@ final class ServerRoutesTests: XCTestCase {
             $0.remove(.sink, named: "usb-dac")
             $0.inventory.defaultSink = "null-sink"
         })
-        XCTAssertEqual(together, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"], serverDefault: "pulse-sink:null-sink"))
+        XCTAssertEqual(together, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"]))
+        XCTAssertEqual(routesOne.serverDefault, "pulse-sink:null-sink")
         // …or in two (the sink removal, then the server's new default).
         let removed = routes.update(for: server.change { $0.remove(.sink, named: "usb-dac") })
-        XCTAssertEqual(removed, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"]), "the default names a sink that is gone")
+        XCTAssertEqual(removed, ServerRouteUpdate(disconnected: ["pulse-sink:usb-dac"]))
+        XCTAssertNil(routes.serverDefault, "the default names a sink that is gone")
         let fallback = routes.update(for: server.change { $0.inventory.defaultSink = "null-sink" })
         XCTAssertTrue(fallback.isEmpty, "the default named a sink that was gone already: \(fallback)")
     }

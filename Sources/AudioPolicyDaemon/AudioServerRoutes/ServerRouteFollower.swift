@@ -39,12 +39,12 @@ public final class ServerRouteFollower: Sendable {
         routes.withLock { routes in
             let before = routes.ports
             let update = routes.update(for: change)
-            apply(update)
+            apply(update, serverDefault: routes.serverDefault)
             return update.disconnected.compactMap { before[$0] }
         }
     }
 
-    private func apply(_ update: ServerRouteUpdate) {
+    private func apply(_ update: ServerRouteUpdate, serverDefault: String?) {
         if !update.disconnected.isEmpty {
             log("audio server: gone \(update.disconnected.joined(separator: ", "))")
             routing.portsDisconnected(update.disconnected, lossReportedPerSession: lossPerStream)
@@ -55,7 +55,7 @@ public final class ServerRouteFollower: Sendable {
         }
         if lossPerStream {
             // The engine's route only says where new streams go: the server's default sink.
-            routing.serverDefaultChanged(update.serverDefault)
+            routing.serverDefaultChanged(serverDefault)
         } else if let candidate = update.defaultAtConnection {
             followDefaultAtConnection(candidate)
         }

@@ -17,21 +17,16 @@ public struct ServerRouteUpdate: Sendable, Hashable {
     /// On a connection: the default sink's port, which automatic routing should land on (the
     /// follower applies it as the pick only where it does not; see `ServerRouteFollower`).
     public var defaultAtConnection: String?
-    /// The default sink's port after this change (nil: no default, or it is no port), where the
-    /// server sends new streams; unchanged across a server's disconnection.
-    public var serverDefault: String?
 
     public init(disconnected: [String] = [], connected: [AudioPort] = [], picked: String? = nil, micMuted: Bool? = nil,
-                defaultAtConnection: String? = nil, serverDefault: String? = nil) {
+                defaultAtConnection: String? = nil) {
         self.disconnected = disconnected
         self.connected = connected
         self.picked = picked
         self.micMuted = micMuted
         self.defaultAtConnection = defaultAtConnection
-        self.serverDefault = serverDefault
     }
 
-    /// Nothing happened (`serverDefault` is a state, not an event: it does not count).
     public var isEmpty: Bool {
         disconnected.isEmpty && connected.isEmpty && picked == nil && micMuted == nil && defaultAtConnection == nil
     }
@@ -82,7 +77,8 @@ public struct ServerRoutes: Sendable {
     public private(set) var ports: [String: AudioPort] = [:]
     /// The microphone mute state reported last.
     public private(set) var micMuted = false
-    /// The default sink's port reported last.
+    /// The default sink's port, where the server sends new streams (nil: no default, or it is
+    /// no port); kept across a server's disconnection, like the ports.
     public private(set) var serverDefault: String?
 
     public init(jacks: JackWatch = .none, followsBluetooth: Bool = false) {
@@ -95,12 +91,10 @@ public struct ServerRoutes: Sendable {
         var update = ServerRouteUpdate()
         if case .disconnected = change.kind {
             update.micMuted = reportMic(false)
-            update.serverDefault = serverDefault
             return update
         }
         let now = availablePorts(in: change.current)
         serverDefault = change.current.defaultSink.map(ServerSinkPort.id(ofSink:)).flatMap { now[$0]?.id }
-        update.serverDefault = serverDefault
         update.disconnected = ports.keys.filter { now[$0] == nil }.sorted()
         update.connected = Self.defaultLast(now.values.filter { ports[$0.id] != $0 }, default: change.current.defaultSink)
         ports = now
