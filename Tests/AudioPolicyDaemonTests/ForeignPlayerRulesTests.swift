@@ -43,6 +43,21 @@ final class ForeignPlayerRulesTests: XCTestCase {
         XCTAssertEqual(player.handle(.interruption(.ended(options: .shouldResume)), cause: ""), [])
     }
 
+    /// Asked afresh before the Pause, the player said it is not playing (another actor paused it
+    /// a moment ago, or its signals were a batch behind): no Pause went out, so nothing of the
+    /// pause is ours — the end of the interruption resumes nothing and the journal keeps nothing.
+    func testAPauseNotSentBecauseThePlayerWasNotPlayingIsNeverResumed() {
+        var player = playing()
+        XCTAssertEqual(player.handle(.interruption(.began(reason: .default)), cause: "session 2",
+                                     pauseEntry: .pause(cause: ":1.5")),
+                       [.journal(.pause(cause: ":1.5")), .send(.pause, reason: "interrupted by session 2")])
+        XCTAssertEqual(player.pauseNotNeeded(status: "Paused"), [.unjournal(.pause), .deactivate])
+        XCTAssertFalse(player.pausedByPolicy)
+        XCTAssertEqual(player.statusText, "Paused")
+        XCTAssertEqual(player.handle(.interruption(.ended(options: .shouldResume)), cause: ""), [],
+                       "a pause another actor made is not ours to resume")
+    }
+
     func testUserPlayingDuringTheInterruptionCancelsTheResume() {
         var player = playing()
         _ = player.handle(.interruption(.began(reason: .default)), cause: "session 2")

@@ -23,7 +23,7 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         system = AudioSystem()
         let logs = EventRecord<String>()
         self.logs = logs
-        tracker = ForeignPlayerTracker(connection: try connect(), system: system,
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
                                        isOwnSession: { _ in false }, log: { logs.append($0) })
     }
 
@@ -234,7 +234,7 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         players.append(mpv)
         let logs = self.logs!
         let unique = mpv.uniqueName
-        tracker = ForeignPlayerTracker(connection: try connect(), system: system,
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
                                        isOwnSession: { $0 == unique }, log: { logs.append($0) })
         try await startTracker()
         try await waitForLog("left \(mpv.busName) alone")

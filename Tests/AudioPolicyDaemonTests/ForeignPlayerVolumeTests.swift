@@ -20,7 +20,7 @@ final class ForeignPlayerVolumeTests: BusTestCase {
         system = AudioSystem()
         let logs = EventRecord<String>()
         self.logs = logs
-        tracker = ForeignPlayerTracker(connection: try connect(), system: system,
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
                                        isOwnSession: { _ in false }, log: { logs.append($0) })
         let started = Latch<Result<Void, DBusError>>()
         tracker.start { started.open(with: $0) }

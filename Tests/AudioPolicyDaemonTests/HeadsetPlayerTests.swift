@@ -16,6 +16,7 @@ final class HeadsetPlayerTests: BusTestCase {
     private var bluez: FakeBluez!
     private var systemConnection: Connection!
     private var headset: HeadsetPlayer!
+    private var directory: PlayerDirectory!
     private let source = StubActivePlayer()
     private var mpvs: [MPVPlayer] = []
     private let logged = EventRecord<String>()
@@ -27,7 +28,8 @@ final class HeadsetPlayerTests: BusTestCase {
         bluez = try await FakeBluez.start(on: system)
         systemConnection = try Connection(address: system.address)
         let logged = self.logged
-        headset = HeadsetPlayer(session: try connect(), system: systemConnection, log: { logged.append($0) })
+        directory = PlayerDirectory(connection: try connect())
+        headset = HeadsetPlayer(directory: directory, system: systemConnection, log: { logged.append($0) })
         let headset = self.headset!, source = self.source
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             headset.start(activePlayer: source.subscribe) { continuation.resume(with: $0) }
@@ -270,8 +272,14 @@ final class HeadsetPlayerTests: BusTestCase {
         try WAVFile.writeCountingTone(seconds: 1, to: file)
         let mpv = try await MPVPlayer.start(bus: bus, file: file, paused: paused)
         mpvs.append(mpv)
-        let settled = await mpv.waitForStatus(paused ? "Paused" : "Playing")
+        let status = paused ? "Paused" : "Playing"
+        let settled = await mpv.waitForStatus(status)
         XCTAssertTrue(settled)
+        // The headset registers what the daemon's directory knows: mpv-mpris announces its status
+        // up to 100 ms after it answers a Get with it.
+        let directory = self.directory!
+        let known = await eventually { directory.player(mpv.busName)?.properties.playbackStatus == status }
+        XCTAssertTrue(known, "the directory has \(mpv.busName) \(status)")
         return mpv
     }
 

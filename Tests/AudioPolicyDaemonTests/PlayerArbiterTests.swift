@@ -45,7 +45,7 @@ final class PlayerArbiterTests: BusTestCase {
 
     func testActiveChangesAreAnnouncedAtOnceThenInOrder() async throws {
         let arbiterConnection = try connect()
-        let arbiter = PlayerArbiter(connection: arbiterConnection, log: { _ in })
+        let arbiter = PlayerArbiter(directory: PlayerDirectory(connection: arbiterConnection), log: { _ in })
         let changes = Changes()
         let subscription = arbiter.onActiveChange { changes.append($0) }
         XCTAssertEqual(changes.all, ["none"], "the current value at once")
@@ -77,7 +77,7 @@ final class PlayerArbiterTests: BusTestCase {
     }
 
     func testOneConnectionGetsAtMostSixteenPlayersRanked() async throws {
-        let arbiter = PlayerArbiter(connection: try connect(), log: { _ in })
+        let arbiter = PlayerArbiter(directory: PlayerDirectory(connection: try connect()), log: { _ in })
         arbiter.start()
         let flood = try await TestPlayer(try connect(), name: "flood0", status: "Playing")
         for index in 1..<20 { _ = try await flood.connection.requestName("org.mpris.MediaPlayer2.flood\(index)") }

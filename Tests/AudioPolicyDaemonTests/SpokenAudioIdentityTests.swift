@@ -20,7 +20,7 @@ final class SpokenAudioIdentityTests: BusTestCase {
         system = AudioSystem()
         let logs = EventRecord<String>()
         self.logs = logs
-        tracker = ForeignPlayerTracker(connection: try connect(), system: system,
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
                                        isOwnSession: { _ in false }, log: { logs.append($0) })
         tracker.setRules(AppRules(parsing: "player \"Cozy Audiobooks\" = spokenAudio", path: "/apps"))
         let started = Latch<Result<Void, DBusError>>()

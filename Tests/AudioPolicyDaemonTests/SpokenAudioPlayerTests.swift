@@ -25,7 +25,7 @@ final class SpokenAudioPlayerTests: PolicyTestCase {
         let logs = EventRecord<String>()
         self.logs = logs
         let service = daemon.service
-        tracker = ForeignPlayerTracker(connection: daemon.connection, system: daemon.system,
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: daemon.connection), system: daemon.system,
                                        isOwnSession: { service.ownsSessions($0) },
                                        sessionLabel: { service.label(of: $0) },
                                        sessionOwner: { service.owner(of: $0) },

@@ -2,104 +2,82 @@ import DBus
 import FoundationEssentials
 import RemoteControl
 
-/// Finding the players and following their `PlaybackStatus`.
+/// The players as the directory tells them: ranked from their appearance, re-ranked on every
+/// `PlaybackStatus` they say, paired with their streams once their process is known, gone with
+/// their name.
 extension PlayerArbiter {
-    /// The players on the bus now (`PlayerNameListing`).
-    func listPlayers(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
-        PlayerNameListing.list(on: connection, timeout: Self.callTimeout,
-                               found: { [weak self] name, owner in self?.ownerChanged(of: name, to: owner) },
-                               completion: completion)
+    /// One event of the directory (in order, on the bus's I/O thread).
+    func directoryEvent(_ event: PlayerDirectoryEvent) {
+        switch event {
+        case .appeared(let player):
+            appeared(player)
+        case .read(let player):
+            // A player that does not answer stays Stopped until its signals say otherwise.
+            if let status = player.properties.playbackStatus { statusSaid(status, by: player) }
+        case .changed(let player, let changes):
+            if let status = Self.playbackStatus(in: changes) { statusSaid(status, by: player) }
+        case .located(let player):
+            located(player)
+        case .vanished(let player, let reason):
+            vanished(player, reason)
+        case .seeked, .identified:
+            return
+        }
     }
 
-    /// `NameOwnerChanged(s name, s old, s new)`.
-    func nameOwnerChanged(_ signal: Message) {
-        guard signal.body.count == 3, case .string(let name) = signal.body[0],
-              case .string(let owner) = signal.body[2], MPRISNames.isPlayerName(name) else { return }
-        ownerChanged(of: name, to: owner.isEmpty ? nil : owner)
+    /// `PlaybackStatus` in a `PropertiesChanged`'s `a{sv}`, when it is there as a string.
+    static func playbackStatus(in changes: DBusValue) -> String? {
+        guard case .dictionary(.string, .variant, let entries) = changes else { return nil }
+        for entry in entries {
+            if case .string("PlaybackStatus") = entry.key, case .variant(.string(let status)) = entry.value { return status }
+        }
+        return nil
     }
 
-    /// `name` is owned by `owner` now (nil: nobody). The same owner twice changes nothing; an
-    /// owner with `ForeignPlayerQuota.playersPerOwner` names followed already gets no more.
-    private func ownerChanged(of name: String, to owner: String?) {
+    private func appeared(_ player: DirectoryPlayer) {
         let at = now()
-        let (old, added) = state.withLock { state -> (Followed?, Followed?) in
-            guard state.phase == .running else { return (nil, nil) }
-            if let current = state.followed[name], current.owner == owner { return (nil, nil) }
-            let old = state.followed.removeValue(forKey: name)
-            guard let owner else {
-                state.ranking.vanished(name)
-                return (old, nil)
-            }
-            // The tracker's bound (`ForeignPlayerQuota`): one connection cannot make the arbiter
-            // follow names without end; its further names are never ranked.
-            if state.followed.values.lazy.filter({ $0.owner == owner }).count >= ForeignPlayerQuota.playersPerOwner {
-                if old != nil { state.ranking.vanished(name) }
-                return (old, nil)
-            }
-            state.nextToken += 1
-            let added = Followed(owner: owner, token: state.nextToken)
-            state.followed[name] = added
-            state.ranking.appeared(name, owner: owner, status: nil, at: at)
-            return (old, added)
+        let kept = state.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.followed[player.busName] = Followed(owner: player.owner, token: player.appearance)
+            state.ranking.appeared(player.busName, owner: player.owner, status: nil, at: at)
+            if let pid = player.processID { state.streams.pairing.pids[player.busName] = pid }
+            return true
         }
-        old?.signals?.cancel()
-        if old != nil, added == nil { log("player \(name) went away") }
-        if let old { unpairStreams(of: name, owner: old.owner) }
-        if let added {
-            follow(name, added)
-            pairStreams(of: name, added)
+        if kept { announce() }
+    }
+
+    private func vanished(_ player: DirectoryPlayer, _ reason: PlayerDirectoryVanishing) {
+        let removed = state.withLock { state -> Bool in
+            guard state.followed[player.busName]?.token == player.appearance else { return false }
+            state.followed[player.busName] = nil
+            state.streams.pairing.pids[player.busName] = nil
+            state.ranking.vanished(player.busName)
+            return true
         }
+        guard removed else { return }
+        if reason != .ownerChanged { log("player \(player.busName) went away") }
         announce()
     }
 
-    /// Subscribes to the player's `PropertiesChanged`, then reads its `PlaybackStatus`.
-    private func follow(_ name: String, _ followed: Followed) {
-        let token = followed.token
-        let owner = followed.owner
-        let rule = MatchRule(sender: owner, interface: StandardInterfaceName.properties,
-                             member: "PropertiesChanged", path: MPRISNames.objectPath,
-                             arguments: [0: MPRISNames.playerInterface])
-        connection.subscribe(rule, { [weak self] signal in
-            guard signal.body.count >= 2, case .dictionary(.string, .variant, let entries) = signal.body[1] else { return }
-            for entry in entries {
-                if case .string("PlaybackStatus") = entry.key, case .variant(.string(let status)) = entry.value {
-                    self?.statusSaid(status, by: name, token: token)
-                }
-            }
-        }, completion: { [weak self] result in
-            guard case .success(let subscription) = result else {
-                if case .failure(let error) = result { self?.log("cannot follow \(name): \(error)") }
-                return
-            }
-            guard let self else { return subscription.cancel() }
-            let kept = self.state.withLock { state -> Bool in
-                guard state.followed[name]?.token == token else { return false }
-                state.followed[name]?.signals = subscription
-                return true
-            }
-            guard kept else { return subscription.cancel() }
-            self.readStatus(of: name, owner: owner, token: token)
-        })
-    }
-
-    private func readStatus(of name: String, owner: String, token: UInt64) {
-        let request = Message.methodCall(destination: owner, path: MPRISNames.objectPath,
-                                         interface: StandardInterfaceName.properties, member: "Get",
-                                         body: [.string(MPRISNames.playerInterface), .string("PlaybackStatus")])
-        connection.call(request, timeout: Self.callTimeout) { [weak self] result in
-            // A player that does not answer stays Stopped until its signals say otherwise.
-            guard case .success(let reply) = result, case .variant(.string(let status))? = reply.body.first else { return }
-            self?.statusSaid(status, by: name, token: token)
+    /// The player's owner process is known: its streams can be paired (PlayerArbiter+Streams.swift).
+    private func located(_ player: DirectoryPlayer) {
+        guard let pid = player.processID else { return }
+        let kept = state.withLock { state -> Bool in
+            guard state.followed[player.busName]?.token == player.appearance else { return false }
+            state.streams.pairing.pids[player.busName] = pid
+            return true
         }
+        if kept { updatePresence() }
     }
 
-    /// The player `name` (appearance `token`) said `status`.
-    private func statusSaid(_ status: String, by name: String, token: UInt64) {
-        let owner = state.withLock { state in state.followed[name].flatMap { $0.token == token ? $0.owner : nil } }
-        guard let owner else { return }
+    /// The player said `status`.
+    private func statusSaid(_ status: String, by player: DirectoryPlayer) {
+        let name = player.busName
+        let token = player.appearance
+        guard state.withLock({ $0.followed[name]?.token == token }) else { return }
         // Asked outside the lock, before the change is applied: the policy has already
         // interrupted the session when the player reports the Pause it asked for.
-        let cause = status == "Paused" ? pauseCause(name, owner) : nil
+        let cause = status == "Paused" ? pauseCause(name, player.owner) : nil
         let at = now()
         state.withLock { state in
             guard state.followed[name]?.token == token else { return }

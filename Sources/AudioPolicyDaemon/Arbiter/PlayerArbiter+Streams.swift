@@ -3,12 +3,12 @@ import FoundationEssentials
 
 /// The players' audio-server streams (issue 16): a player whose streams have been gone for the
 /// ranking's limit leaves its audio context (PlayerRanking+Streams.swift). This side does the
-/// I/O: the owners' pids from the bus, the streams' process trees from `/proc`, the inventory
+/// I/O: the owners' pids from the directory, the streams' process trees from `/proc`, the inventory
 /// from the daemon's `AudioServerLink`, and one timer of the link's loop for the earliest
 /// deadline — armed only while one is pending, moved as the ranking changes, so an idle daemon
 /// with no player on its way out wakes up for nothing.
 ///
-/// Threads: inventory changes and the timer come on the link's thread, pid answers on the bus's;
+/// Threads: inventory changes and the timer come on the link's thread, pids on the bus's;
 /// all state is the arbiter's, behind its lock, which is never held while reading `/proc` or
 /// arming the timer.
 extension PlayerArbiter {
@@ -27,11 +27,7 @@ extension PlayerArbiter {
     /// Pairs the players with their streams on `link`'s server from now on; the caller passes
     /// each of the link's changes to `inventoryChanged`.
     public func follow(audioServer link: AudioServerLink) {
-        let players = state.withLock { state -> [(String, Followed)] in
-            state.streams.link = link
-            return Array(state.followed)
-        }
-        for (name, followed) in players { pairStreams(of: name, followed) }
+        state.withLock { $0.streams.link = link }
     }
 
     /// One change of the link's inventory (on the link's thread): the streams' process trees are
@@ -63,33 +59,8 @@ extension PlayerArbiter {
         updatePresence()
     }
 
-    /// Looks up the process of a player's owner (a new player, or one known when the server
-    /// link came); its streams are paired once the bus answered.
-    func pairStreams(of name: String, _ followed: Followed) {
-        guard state.withLock({ $0.streams.link != nil }) else { return }
-        owners.lookUp(followed.owner) { [weak self] pid in
-            guard let self else { return }
-            guard let pid else { return self.log("streams of \(name): no process id for \(followed.owner)") }
-            let kept = self.state.withLock { state -> Bool in
-                guard state.followed[name]?.token == followed.token else { return false }
-                state.streams.pairing.pids[name] = pid
-                return true
-            }
-            if kept { self.updatePresence() }
-        }
-    }
-
-    /// A player's name went away: its pid is forgotten (and its owner's, if it has no other name).
-    func unpairStreams(of name: String, owner: String) {
-        let last = state.withLock { state -> Bool in
-            state.streams.pairing.pids[name] = nil
-            return !state.followed.values.contains { $0.owner == owner }
-        }
-        if last { owners.forget(owner) }
-    }
-
     /// Tells the ranking which players have streams now, then announces.
-    private func updatePresence() {
+    func updatePresence() {
         let at = now()
         state.withLock { state in
             for (name, present) in state.streams.pairing.presence(of: state.followed.keys) {

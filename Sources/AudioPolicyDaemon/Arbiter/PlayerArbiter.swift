@@ -5,21 +5,19 @@ import RemoteControl
 import SessionCore
 import Synchronization
 
-/// The one arbiter for the media keys and the headset (issue 16): follows every
-/// `org.mpris.MediaPlayer2.*` name on the session bus and its `PlaybackStatus`, and keeps the
-/// choice (`PlayerRanking`) of the player they act on.
+/// The one arbiter for the media keys and the headset (issue 16): ranks every player the
+/// daemon's `PlayerDirectory` lists by its `PlaybackStatus`, and keeps the choice
+/// (`PlayerRanking`) of the player they act on.
 ///
-/// It follows every player itself — our own `mprisd play` players too, which the
-/// `ForeignPlayerTracker` leaves alone — so both kinds rank together. `pauseCause` tells it, at
+/// It ranks every player — our own `mprisd play` players too, which the `ForeignPlayerTracker`
+/// leaves alone — so both kinds rank together. `pauseCause` tells it, at
 /// the moment a player reports Paused, whether the policy paused it (a call, a prompt, the lock)
 /// and who: that pause keeps the player in its audio context just as the user's does, and
 /// `mprisd players` says which it was.
 ///
-/// Like the tracker: names through `NameOwnerChanged` (subscribed first) then `ListNames` +
-/// `GetNameOwner`; per player, `PropertiesChanged` from its unique name, then one `Get` of
-/// `PlaybackStatus` (the bus delivers the answer after every signal sent before it, so applying
-/// both in arrival order leaves the newest word last). All on the connection's I/O thread; idle,
-/// it costs nothing.
+/// The directory tells it each player's appearance, its status as read and as changed, its
+/// process and its end, in order (PlayerArbiter+Players.swift). All on the connection's I/O
+/// thread; idle, it costs nothing.
 ///
 /// Where the daemon follows an audio server (`follow(audioServer:)`), it also pairs each player
 /// with the playback streams of its process tree, and a player whose streams have been gone for
@@ -33,12 +31,12 @@ public final class PlayerArbiter: Sendable {
     public typealias Log = @Sendable (String) -> Void
     public typealias Clock = @Sendable () -> Date
 
+    let directory: PlayerDirectory
+    /// The session bus (the directory's), where the keys' commands go.
     let connection: Connection
     let pauseCause: PauseCause
     let log: Log
     let now: Clock
-    /// The players' owners' process ids, to pair them with their streams.
-    let owners: OwnerProcessIDs
     let state: Mutex<State>
     /// Held while a change of the active player is announced, so that handlers see the changes
     /// in the order they happened.
@@ -46,10 +44,10 @@ public final class PlayerArbiter: Sendable {
 
     static let callTimeout: Duration = .seconds(5)
 
+    /// A player ranked: the directory's appearance.
     struct Followed: Sendable {
         let owner: String
         let token: UInt64
-        var signals: SignalSubscription?
     }
 
     struct State {
@@ -57,8 +55,8 @@ public final class PlayerArbiter: Sendable {
         var phase = Phase.created
         var ranking: PlayerRanking
         var followed: [String: Followed] = [:]
-        var nextToken: UInt64 = 0
-        var nameSubscription: SignalSubscription?
+        /// The directory's events, from `start` on.
+        var observation: EventSubscription?
         var handlers: [UInt64: @Sendable (ActivePlayer?) -> Void] = [:]
         var nextHandler: UInt64 = 0
         /// The active player last announced.
@@ -67,18 +65,18 @@ public final class PlayerArbiter: Sendable {
         var streams = StreamFollowing()
     }
 
-    /// An arbiter of the players on `connection` (the session bus). Nothing happens until `start`.
+    /// An arbiter of the players `directory` lists. Nothing happens until `start`.
     /// `streamsGoneLimit`: how long a player's streams may be gone before it leaves its
     /// context (tests shorten it).
-    public init(connection: Connection, ignore: PlayerIgnoreList = PlayerIgnoreList(),
+    public init(directory: PlayerDirectory, ignore: PlayerIgnoreList = PlayerIgnoreList(),
                 streamsGoneLimit: TimeInterval = PlayerRanking.streamsGoneLimit,
                 pauseCause: @escaping PauseCause = { _, _ in nil },
                 now: @escaping Clock = { Date() }, log: @escaping Log) {
-        self.connection = connection
+        self.directory = directory
+        connection = directory.connection
         self.pauseCause = pauseCause
         self.log = log
         self.now = now
-        owners = OwnerProcessIDs(connection: connection)
         state = Mutex(State(ranking: PlayerRanking(ignore: ignore, streamsGoneLimit: streamsGoneLimit)))
     }
 
@@ -166,7 +164,8 @@ public final class PlayerArbiter: Sendable {
 
     // MARK: Life
 
-    /// Starts following the bus; `completion` runs once the players there now are being read.
+    /// Starts ranking the directory's players (and starts the directory, if no other reader did);
+    /// `completion` runs once the players there now are being read.
     public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void = { _ in }) {
         let allowed = state.withLock { state -> Bool in
             guard state.phase == .created else { return false }
@@ -174,43 +173,31 @@ public final class PlayerArbiter: Sendable {
             return true
         }
         guard allowed else { return completion(.failure(.failed("the player arbiter was already started"))) }
-        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
-                             member: "NameOwnerChanged", path: BusDaemon.path)
-        connection.subscribe(rule, { [weak self] in self?.nameOwnerChanged($0) }) { [weak self] result in
-            switch result {
-            case .success(let subscription):
-                guard let self, self.keep(nameSubscription: subscription) else {
-                    subscription.cancel()
-                    return completion(.failure(.failed("the player arbiter was stopped while starting")))
-                }
-                self.listPlayers(completion: completion)
-            case .failure(let error):
-                completion(.failure(error))
-            }
+        let observation = directory.observe { [weak self] in self?.directoryEvent($0) }
+        let kept = state.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.observation = observation
+            return true
         }
+        guard kept else {
+            observation.cancel()
+            return completion(.failure(.failed("the player arbiter was stopped while starting")))
+        }
+        directory.start(completion: completion)
     }
 
-    /// Stops following the bus; the active player becomes none.
+    /// Stops ranking; the active player becomes none. The directory goes on for its other readers.
     public func stop() {
-        let (subscriptions, names) = state.withLock { state -> ([SignalSubscription], [String]) in
+        let (observation, names) = state.withLock { state -> (EventSubscription?, [String]) in
             state.phase = .stopped
             defer {
                 state.followed.removeAll()
-                state.nameSubscription = nil
+                state.observation = nil
             }
-            let subscriptions = state.followed.values.compactMap(\.signals) + [state.nameSubscription].compactMap { $0 }
-            return (subscriptions, Array(state.followed.keys))
+            return (state.observation, Array(state.followed.keys))
         }
-        for subscription in subscriptions { subscription.cancel() }
+        observation?.cancel()
         state.withLock { state in for name in names { state.ranking.vanished(name) } }
         announce()
-    }
-
-    private func keep(nameSubscription: SignalSubscription) -> Bool {
-        state.withLock { state in
-            guard state.phase == .running else { return false }
-            state.nameSubscription = nameSubscription
-            return true
-        }
     }
 }

@@ -6,16 +6,16 @@ import SessionCore
 
 /// The daemon's player arbiter (issue 16): made, wired to the policy object and started.
 enum PlayerArbitration {
-    /// An arbiter following `connection`'s players, served by `service`, asked about pauses of
+    /// An arbiter of `directory`'s players, served by `service`, asked about pauses of
     /// the policy through the tracker's sessions (foreign players) and the service's (our own
     /// clients, which pause themselves when their session is interrupted).
     /// The arbiter also pairs the players with their streams on `audioServer`'s server (before
     /// the link starts: the caller passes it every change, `PlayerArbiter.inventoryChanged`).
-    static func start(connection: Connection, service: PolicyService, players: ForeignPlayerTracker,
+    static func start(directory: PlayerDirectory, service: PolicyService, players: ForeignPlayerTracker,
                       system: AudioSystem, ignore: PlayerIgnoreList, audioServer: AudioServerLink,
                       label: @escaping @Sendable (SessionID) -> String?, log: DaemonLog) -> PlayerArbiter {
         let limit = streamsGoneLimit(log: log)
-        let arbiter = PlayerArbiter(connection: connection, ignore: ignore, streamsGoneLimit: limit, pauseCause: { busName, owner in
+        let arbiter = PlayerArbiter(directory: directory, ignore: ignore, streamsGoneLimit: limit, pauseCause: { busName, owner in
             let ids = players.sessionID(of: busName).map { [$0] } ?? service.sessionIDs(ownedBy: owner)
             let cause = ids.lazy.compactMap { system.engine.session($0)?.interruptedBy }.first
             return cause.map { describe($0, label: label) }

@@ -140,7 +140,11 @@ public enum PolicyDaemon {
         let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
                                                followsBluetooth: routes.followsBluetooth,
                                                lossPerStream: streams != nil) { log.info($0) }
-        let players = ForeignPlayerTracker(connection: connection, system: system,
+        // The one directory of the MPRIS players (issue 23): the policy, the arbiter and the
+        // headset all read it; it starts with the first of them, after the apps file is read.
+        let directory = PlayerDirectory(connection: connection) { log.info($0) }
+        defer { directory.stop() }
+        let players = ForeignPlayerTracker(directory: directory, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
                                            sessionLabel: { service.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) },
                                            sessionOwner: { service.owner(of: $0) },
@@ -167,7 +171,7 @@ public enum PolicyDaemon {
 
         // MARK: arbiter (issue 16) — the one choice of the player the media keys and the headset act on.
         let arbiter = PlayerArbitration.start(
-            connection: connection, service: service, players: players, system: system, ignore: options.ignorePlayers,
+            directory: directory, service: service, players: players, system: system, ignore: options.ignorePlayers,
             audioServer: audioServer, label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
         defer { arbiter.stop() }
         // MARK: end of arbiter
@@ -206,7 +210,7 @@ public enum PolicyDaemon {
 
         // MARK: the headset (issue 16)
         // The arbiter's active player, registered with BlueZ on every adapter.
-        let headset = HeadsetWatch.start(session: connection, system: systemBus, log: log,
+        let headset = HeadsetWatch.start(directory: directory, system: systemBus, log: log,
                                          activePlayer: arbiter.onActiveChange)
         defer { headset?.stop() }
         // MARK: end of the headset

@@ -187,6 +187,14 @@ struct ForeignPlayer: Sendable {
         return isPlaying ? [.activate] : [.deactivate]
     }
 
+    /// Our `Pause` was not sent: asked afresh, the player said `status`, not Playing — another
+    /// actor (WirePlumber, the user, the player itself) paused it a moment ago. The pause is not
+    /// ours, so nothing resumes it later; its session follows what it said.
+    mutating func pauseNotNeeded(status: String) -> [ForeignPlayerAction] {
+        properties.merge(MPRISPlayerProperties(playbackStatus: status))
+        return endPolicyPause() + (isPlaying ? [] : [.deactivate])
+    }
+
     /// The fresh volume read for a ducking (nil: the read failed; the last announced value is used).
     mutating func volumeRead(_ volume: Double?) -> [ForeignPlayerAction] {
         guard duckPending else { return [] }

@@ -1,4 +1,5 @@
 import DBus
+import RemoteControl
 import SessionCore
 
 /// Carrying out `ForeignPlayerAction`s, outside the tracker's lock.
@@ -67,8 +68,13 @@ extension ForeignPlayerTracker {
     /// After a resume the session is activated if the player already reports `Playing`: a player
     /// that batches its signals (mpv-mpris, 100 ms) may fold our Pause and Play into no change at
     /// all, and then no status change would ever activate it.
+    ///
+    /// A `Pause` is the faithful one (`MPRISRemote.pauseIfPlaying`): sent only to a player that
+    /// says Playing when asked now, so a player whose Pause toggles is never started by it and one
+    /// another actor has just paused is not paused twice (nor resumed by us later).
     private func send(_ command: ForeignPlayerCommand, to owner: String, name: String, token: UInt64,
                       reason: String) {
+        if command == .pause { return pause(owner, name: name, token: token, reason: reason) }
         connection.call(command.message(to: owner), timeout: Self.callTimeout) { [weak self, log] result in
             switch result {
             case .success:
@@ -82,6 +88,22 @@ extension ForeignPlayerTracker {
                 guard case .setVolume = command, let self else { return }
                 let more = self.modify(name, token) { $0.player.volumeSetFailed(error.name) } ?? []
                 self.perform(more, for: name, token: token)
+            }
+        }
+    }
+
+    private func pause(_ owner: String, name: String, token: UInt64, reason: String) {
+        MPRISRemote(connection: connection, owner: owner, timeout: Self.callTimeout).pauseIfPlaying { [weak self, log] outcome in
+            switch outcome {
+            case .sent:
+                log("paused \(name): \(reason)")
+            case .notPlaying(let status):
+                log("\(name) not paused (\(reason)): it says \(status)")
+                guard let self else { return }
+                let more = self.modify(name, token) { $0.player.pauseNotNeeded(status: status) } ?? []
+                self.perform(more, for: name, token: token)
+            case .failed(let error):
+                log("could not have \(name) pause (\(reason)): \(error)")
             }
         }
     }

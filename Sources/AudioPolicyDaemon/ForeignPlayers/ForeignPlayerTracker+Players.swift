@@ -4,55 +4,10 @@ import SessionCore
 
 /// One player's life: followed, read, given a session, changed, dropped.
 extension ForeignPlayerTracker {
-    /// Subscribes to the player's `PropertiesChanged`, then reads its properties.
-    func follow(_ player: ForeignPlayer) {
-        let name = player.busName
-        let token = player.token
-        let rule = MatchRule(sender: player.owner, interface: StandardInterfaceName.properties,
-                             member: "PropertiesChanged", path: MPRISNames.objectPath,
-                             arguments: [0: MPRISNames.playerInterface])
-        connection.subscribe(rule, { [weak self] signal in
-            self?.propertiesChanged(signal, of: name, token: token)
-        }, completion: { [weak self] result in
-            guard let self else {
-                if case .success(let subscription) = result { subscription.cancel() }
-                return
-            }
-            switch result {
-            case .success(let subscription):
-                let kept = self.modify(name, token) { $0.signals = subscription } != nil
-                guard kept else { return subscription.cancel() }
-                self.readProperties(of: player)
-                self.readIdentity(of: player)
-            case .failure(let error):
-                self.log("cannot follow \(name): \(error)")
-                if let removed = self.take(name, token) {
-                    self.discard(removed, reason: nil, restoreVolume: false)
-                }
-            }
-        })
-    }
-
-    /// `GetAll`, then the player gets its session, in the mode its rule or metadata says
-    /// (`applyMode`) before it is activated. A player that fails to answer (it exports its
-    /// object late, it hangs) still gets one: its signals build the picture up.
-    private func readProperties(of player: ForeignPlayer) {
-        let name = player.busName
-        let token = player.token
-        connection.call(ForeignPlayerQuery.getAll(of: player.owner), timeout: Self.callTimeout) { [weak self] result in
-            guard let self else { return }
-            var read: MPRISPlayerProperties?
-            switch result {
-            case .success(let reply):
-                read = MPRISPlayerProperties(dictionary: reply.body.first ?? .array(element: .byte, []))
-            case .failure(let error):
-                self.log("cannot read \(name): \(error)")
-            }
-            self.attachSession(to: name, token: token, read: read)
-        }
-    }
-
-    private func attachSession(to name: String, token: UInt64, read: MPRISPlayerProperties?) {
+    /// The player's properties are read (`PlayerDirectoryEvent.read`): it gets its session, in
+    /// the mode its rule or metadata says (`applyMode`) before it is activated. A player that
+    /// failed to answer `GetAll` gets one too: its signals build the picture up.
+    func attachSession(to name: String, token: UInt64, read: MPRISPlayerProperties?) {
         let session: AudioSession
         do {
             session = try system.makeSession(SessionConfiguration(.playback))
@@ -85,8 +40,7 @@ extension ForeignPlayerTracker {
     /// metadata (a new track) may change whether it is spoken audio: its mode is set before the
     /// status change in the same signal is acted on, so a podcast that starts playing activates
     /// as spoken audio (and a mode change that had to wait is made now, `applyMode`).
-    private func propertiesChanged(_ signal: Message, of name: String, token: UInt64) {
-        guard let change = MPRISPlayerProperties(propertiesChanged: signal.body) else { return }
+    func propertiesChanged(_ change: MPRISPlayerProperties, of name: String, token: UInt64) {
         let actions = modify(name, token) { $0.player.update(change) } ?? []
         applyMode(name, token: token)
         perform(actions, for: name, token: token)
@@ -136,7 +90,6 @@ extension ForeignPlayerTracker {
     /// What the journal holds about it is crossed out, unless the bus went away (`keepJournal`):
     /// then whoever replays the journal decides.
     func discard(_ tracked: Tracked, reason: String?, restoreVolume: Bool, keepJournal: Bool = false) {
-        tracked.signals?.cancel()
         tracked.events?.cancel()
         var player = tracked.player
         if tracked.session != nil { state.withLock { $0.streams }?.release(tracked.number) }

@@ -17,20 +17,6 @@ extension ForeignPlayerTracker {
         for (name, token) in tracked { applyMode(name, token: token) }
     }
 
-    /// Reads the player's `Identity` (which a rule may name) and decides its mode again once it
-    /// is known. Asked beside `GetAll`, not before it: no player waits for it to get its session.
-    /// A player without one (or that does not answer) is matched by its bus name only.
-    func readIdentity(of player: ForeignPlayer) {
-        let name = player.busName
-        let token = player.token
-        connection.call(ForeignPlayerQuery.identity(of: player.owner), timeout: Self.callTimeout) { [weak self] result in
-            guard let self, case .success(let reply) = result,
-                  case .variant(.string(let identity))? = reply.body.first else { return }
-            let known = self.modify(name, token) { $0.player.identity = identity } != nil
-            if known { self.applyMode(name, token: token) }
-        }
-    }
-
     /// Decides the player's mode from its rule and metadata and puts its session in it if that
     /// changed: `setCategory(.playback, mode: .spokenAudio)` or back to `.default`.
     ///

@@ -13,12 +13,9 @@ import Synchronization
 /// output device went away → `Pause`. The rules themselves are in `ForeignPlayer`.
 ///
 /// How it works, on the connection's I/O thread, without Swift concurrency, timers or polling:
-/// - Names: `NameOwnerChanged` is followed first, then `ListNames` + `GetNameOwner` find the
-///   players already there (the bus delivers its signals and replies in order, so the newest
-///   word about a name is always the last one applied). Names whose owner `isOwnSession` (our own
-///   `mprisd play`, which registers a session of its own) are left alone.
-/// - Per player: `PropertiesChanged` from its unique name on `/org/mpris/MediaPlayer2`, then
-///   `GetAll`; signals that arrive before `GetAll` answers are already part of the answer.
+/// - The players, their properties and identities come from the daemon's one `PlayerDirectory`
+///   (ForeignPlayerTracker+Directory.swift); names whose owner `isOwnSession` (our own `mprisd
+///   play`, which registers a session of its own) and proxies are left alone.
 /// - Every call to a player is asynchronous with a timeout: a player that never answers costs a
 ///   log line, never a blocked thread. A player whose name goes (exit, crash) is dropped with its
 ///   session, which undoes everything that session caused to others.
@@ -35,6 +32,8 @@ public final class ForeignPlayerTracker: Sendable {
     /// The number a player's session is shown by (the daemon's one numbering of sessions).
     public typealias SessionNumbering = @Sendable (SessionID) -> UInt64
 
+    let directory: PlayerDirectory
+    /// The session bus (the directory's), where the commands go.
     let connection: Connection
     let system: AudioSystem
     let isOwnSession: OwnSessionCheck
@@ -60,7 +59,6 @@ public final class ForeignPlayerTracker: Sendable {
         /// The session's number in the log and the status.
         var number: UInt64 = 0
         var events: EventSubscription?
-        var signals: SignalSubscription?
         /// The mode its session is in (`PlayerMode`): spoken audio or plain playback.
         var mode = PlayerMode.plain
         /// A mode waiting for the player to start playing again (`applyMode`), once logged.
@@ -74,10 +72,8 @@ public final class ForeignPlayerTracker: Sendable {
         var tracked: [String: Tracked] = [:]
         /// Names left alone because their owner is one of our own sessions (name → owner).
         var ignored: [String: String] = [:]
-        var quota = ForeignPlayerQuota()
-        var nextToken: UInt64 = 0
-        var nameSubscription: SignalSubscription?
-        var eventToken: UInt64?
+        /// The directory's events, from `start` on.
+        var observation: EventSubscription?
         /// Ducks the streams of players whose `Volume` cannot (`follow(streams:)`); weak: the
         /// daemon owns it.
         weak var streams: StreamPolicy?
@@ -85,16 +81,17 @@ public final class ForeignPlayerTracker: Sendable {
         var rules = AppRules()
     }
 
-    /// A tracker of the players on `connection` (the session bus), as sessions of `system`.
+    /// A tracker of the players `directory` lists (on the session bus), as sessions of `system`.
     /// `isOwnSession` tells whether a unique name belongs to one of our own sessions; `log` gets
     /// one line per thing done to a player; `journal` (if any) gets every volume lowered and every
     /// pause that may be resumed, before the change is made. Nothing happens until `start`.
-    public init(connection: Connection, system: AudioSystem,
+    public init(directory: PlayerDirectory, system: AudioSystem,
                 isOwnSession: @escaping OwnSessionCheck, sessionLabel: @escaping SessionLabel = { _ in nil },
                 sessionOwner: @escaping SessionOwner = { _ in nil },
                 numberSession: @escaping SessionNumbering = { $0.rawValue },
                 journal: ChangeJournal? = nil, log: @escaping Log) {
-        self.connection = connection
+        self.directory = directory
+        connection = directory.connection
         self.system = system
         self.isOwnSession = isOwnSession
         self.sessionLabel = sessionLabel
@@ -129,9 +126,10 @@ public final class ForeignPlayerTracker: Sendable {
         }.sorted { $0.busName < $1.busName }
     }
 
-    /// Starts following the bus. `completion` runs (on the I/O thread) once the players that
-    /// exist now are known and their properties are being read; it fails only when the bus refuses
-    /// the subscription or `stop` came first. Starts once; a stopped tracker stays stopped.
+    /// Starts following the directory's players (and starts the directory, if no other reader
+    /// did). `completion` runs (on the I/O thread) once the players that exist now are known and
+    /// their properties are being read; it fails only when the bus refuses the directory's
+    /// subscription or `stop` came first. Starts once; a stopped tracker stays stopped.
     public func start(completion: @escaping @Sendable (Result<Void, DBusError>) -> Void = { _ in }) {
         let allowed = state.withLock { state -> Bool in
             guard state.phase == .created else { return false }
@@ -139,64 +137,38 @@ public final class ForeignPlayerTracker: Sendable {
             return true
         }
         guard allowed else { return completion(.failure(.failed("the foreign player tracker was already started"))) }
-        let token = connection.onEvent { [weak self] event in
-            if event == .disconnected { self?.dropAll(reason: "the bus connection was lost") }
+        let observation = directory.observe { [weak self] in self?.directoryEvent($0) }
+        let kept = state.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.observation = observation
+            return true
         }
-        state.withLock { $0.eventToken = token }
-
-        let rule = MatchRule(sender: BusDaemon.name, interface: BusDaemon.interface,
-                             member: "NameOwnerChanged", path: BusDaemon.path)
-        connection.subscribe(rule, { [weak self] in self?.nameOwnerChanged($0) }) { [weak self] result in
-            switch result {
-            case .success(let subscription):
-                guard let self, self.keepNameSubscription(subscription) else {
-                    subscription.cancel()
-                    return completion(.failure(Self.stoppedError))
-                }
-                self.listPlayers(completion: completion)
-            case .failure(let error):
-                completion(.failure(error))
-            }
+        guard kept else {
+            observation.cancel()
+            return completion(.failure(Self.stoppedError))
         }
+        directory.start { [weak self] result in completion(self == nil ? .failure(Self.stoppedError) : result) }
     }
 
-    /// Stops following the bus: every player's session is removed (undoing what it did to
+    /// Stops following the players: every player's session is removed (undoing what it did to
     /// others), volumes we lowered are set back and pauses that were not final are resumed (a
-    /// clean stop of the daemon undoes everything it did).
+    /// clean stop of the daemon undoes everything it did). The directory goes on for its other
+    /// readers.
     public func stop() {
-        let (tracked, subscription, token) = state.withLock { state in
+        let (tracked, observation) = state.withLock { state in
             state.phase = .stopped
             defer {
                 state.tracked.removeAll()
                 state.ignored.removeAll()
-                state.nameSubscription = nil
-                state.eventToken = nil
+                state.observation = nil
             }
-            return (Array(state.tracked.values), state.nameSubscription, state.eventToken)
+            return (Array(state.tracked.values), state.observation)
         }
-        subscription?.cancel()
-        if let token { connection.removeEventHandler(token) }
+        observation?.cancel()
         for entry in tracked { discard(entry, reason: nil, restoreVolume: true) }
     }
 
     static let stoppedError = DBusError.failed("the foreign player tracker was stopped while starting")
-
-    private func keepNameSubscription(_ subscription: SignalSubscription) -> Bool {
-        state.withLock { state in
-            guard state.phase == .running else { return false }
-            state.nameSubscription = subscription
-            return true
-        }
-    }
-
-    /// Forgets every player (the bus went away: none of them can be reached any more).
-    private func dropAll(reason: String) {
-        let tracked = state.withLock { state in
-            defer { state.tracked.removeAll() }
-            return Array(state.tracked.values)
-        }
-        for entry in tracked { discard(entry, reason: reason, restoreVolume: false, keepJournal: true) }
-    }
 }
 
 extension ForeignPlayerTracker {

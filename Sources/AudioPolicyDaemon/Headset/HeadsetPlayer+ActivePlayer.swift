@@ -1,109 +1,93 @@
 import DBus
 import RemoteControl
 
-/// Following the active player: its properties on the session bus, kept for the registration and
-/// announced on the registered object.
+/// Following the active player: its properties as the directory has them, kept for the
+/// registration and announced on the registered object.
 extension HeadsetPlayer {
-    /// A new active player (or none): the old registration goes, the new player is read.
+    /// A new active player (or none): the old registration goes; the new one is made once the
+    /// directory has read the player (at once if it has).
     func activeChanged(_ player: ActivePlayer?) {
-        let change = state.withLock { state -> (old: ExportedObject?, registered: Set<ObjectPath>,
-                                                signals: [SignalSubscription], generation: UInt64)? in
+        let change = state.withLock { state -> (old: ExportedObject?, registered: Set<ObjectPath>, generation: UInt64)? in
             guard !state.stopped, state.active != player else { return nil }
             defer {
                 state.active = player
                 state.generation &+= 1
                 state.properties = HeadsetPlayerProperties()
+                state.pending = MPRISPropertyStore()
                 state.loaded = false
                 state.object = nil
                 state.registered = []
-                state.signals = []
             }
-            return (state.object, state.registered, state.signals, state.generation &+ 1)
+            return (state.object, state.registered, state.generation &+ 1)
         }
         guard let change else { return }
-        for subscription in change.signals { subscription.cancel() }
         if let old = change.old { withdraw(old, from: change.registered) }
         if let player {
             log("headset: the active player is now \(player.busName) (\(player.owner))")
-            follow(player, generation: change.generation)
+            if let listed = directory.player(player.busName), listed.isRead { load(listed) }
         } else if change.old != nil {
             log("headset: no active player; nothing registered with BlueZ")
         }
     }
 
-    /// Subscribes to `player`'s signals, then reads its properties; the registration follows.
-    func follow(_ player: ActivePlayer, generation: UInt64) {
-        let properties = MatchRule(sender: player.owner, interface: StandardInterfaceName.properties,
-                                   member: "PropertiesChanged", path: MPRISNames.objectPath)
-        let seeked = MatchRule(sender: player.owner, interface: MPRISNames.playerInterface, member: "Seeked",
-                               path: MPRISNames.objectPath)
-        session.subscribe(properties, { [weak self] in self?.playerPropertiesChanged($0, generation: generation) }) {
-            [weak self] result in
-            guard let self else { return }
-            guard case .success(let first) = result else {
-                return self.log("headset: cannot follow \(player.busName); it is not registered")
-            }
-            guard self.keep(first, generation: generation) else { return }
-            self.session.subscribe(seeked, { [weak self] in self?.playerSeeked($0, generation: generation) }) {
-                [weak self] result in
-                guard let self else { return }
-                guard case .success(let second) = result else {
-                    return self.log("headset: cannot follow \(player.busName); it is not registered")
-                }
-                guard self.keep(second, generation: generation) else { return }
-                self.readProperties(of: player, generation: generation)
-            }
+    /// One event of the directory: only the active player's matter.
+    func directoryEvent(_ event: PlayerDirectoryEvent) {
+        switch event {
+        case .read(let player):
+            load(player)
+        case .changed(let player, let changes):
+            propertiesChanged(changes, of: player)
+        case .seeked(let player, let position):
+            seeked(position, by: player)
+        case .appeared, .identified, .located, .vanished:
+            return
         }
     }
 
-    /// Keeps a subscription of the current player; cancels it (false) if the player changed.
-    func keep(_ subscription: SignalSubscription, generation: UInt64) -> Bool {
-        let kept = state.withLock { state -> Bool in
-            guard !state.stopped, state.generation == generation else { return false }
-            state.signals.append(subscription)
-            return true
-        }
-        if !kept { subscription.cancel() }
-        return kept
+    /// Whether `listed` is the active player now.
+    private static func isActive(_ listed: DirectoryPlayer, _ state: State) -> Bool {
+        !state.stopped && state.active == ActivePlayer(busName: listed.busName, owner: listed.owner)
     }
 
-    func readProperties(of player: ActivePlayer, generation: UInt64) {
-        let call = Message.methodCall(destination: player.owner, path: MPRISNames.objectPath,
-                                      interface: StandardInterfaceName.properties, member: "GetAll",
-                                      body: [.string(MPRISNames.playerInterface)])
-        session.call(call, timeout: .seconds(5)) { [weak self] reply in
-            guard let self else { return }
-            if case .failure(let error) = reply {
-                self.log("headset: cannot read \(player.busName): \(error.message); registered with defaults")
-            }
-            let object = self.state.withLock { state -> Bool in
-                guard !state.stopped, state.generation == generation else { return false }
-                if case .success(let message) = reply, let all = message.body.first { state.properties.merge(all) }
-                state.loaded = true
-                return true
-            }
-            guard object else { return }
-            self.exportObject(for: player, generation: generation)
-            self.register()
+    /// The active player's properties are read: its object is exported and registered (once).
+    /// The changes told since it became active are applied over `listed` (which the active
+    /// player's change, made on another thread, may have read before them), in order.
+    private func load(_ listed: DirectoryPlayer) {
+        let work = state.withLock { state -> (ActivePlayer, UInt64)? in
+            guard Self.isActive(listed, state), !state.loaded, let active = state.active else { return nil }
+            state.properties.merge(listed.properties.dictionary)
+            state.properties.merge(state.pending.dictionary)
+            state.pending = MPRISPropertyStore()
+            state.loaded = true
+            return (active, state.generation)
         }
+        guard let (player, generation) = work else { return }
+        exportObject(for: player, generation: generation)
+        register()
     }
 
-    func playerPropertiesChanged(_ signal: Message, generation: UInt64) {
-        guard signal.body.count >= 2, case .string(MPRISNames.playerInterface) = signal.body[0] else { return }
+    private func propertiesChanged(_ changes: DBusValue, of listed: DirectoryPlayer) {
         let (object, names) = state.withLock { state -> (ExportedObject?, [String]) in
-            guard !state.stopped, state.generation == generation else { return (nil, []) }
-            return (state.object, state.properties.merge(signal.body[1]))
+            guard Self.isActive(listed, state) else { return (nil, []) }
+            guard state.loaded else {
+                state.pending.merge(changes)
+                return (nil, [])
+            }
+            return (state.object, state.properties.merge(changes))
         }
-        // Before the object exists the change is kept for the registration; after, announced.
         if let object, !names.isEmpty { object.propertiesChanged(MPRISNames.playerInterface, names) }
     }
 
-    func playerSeeked(_ signal: Message, generation: UInt64) {
-        guard case .int64(let position)? = signal.body.first else { return }
+    private func seeked(_ position: Int64, by listed: DirectoryPlayer) {
         let object = state.withLock { state -> ExportedObject? in
-            guard !state.stopped, state.generation == generation else { return nil }
-            state.properties.merge(.dictionary(key: .string, value: .variant,
-                                               [DictionaryEntry(.string("Position"), .variant(.int64(position)))]))
+            guard Self.isActive(listed, state) else { return nil }
+            let change = DBusValue.dictionary(key: .string, value: .variant,
+                                              [DictionaryEntry(.string("Position"), .variant(.int64(position)))])
+            guard state.loaded else {
+                state.pending.merge(change)
+                return nil
+            }
+            state.properties.merge(change)
             return state.object
         }
         try? object?.emit(MPRISNames.playerInterface, "Seeked", [.int64(position)])

@@ -13,8 +13,8 @@ import SystemContext
 ///   headset's AVRCP commands into calls of its methods (PLAY → `Play`, PAUSE → `Pause`, STOP →
 ///   `Stop`, FORWARD → `Next`, BACKWARD → `Previous`), which are forwarded to the active player on
 ///   the session bus (`HeadsetPlayer+Commands`).
-/// - On the session bus it follows the active player's properties (`GetAll`, then its
-///   `PropertiesChanged` and `Seeked`), so the registration is complete and stays current.
+/// - On the session bus it takes the active player's properties, their changes and its `Seeked`
+///   from the daemon's `PlayerDirectory`, so the registration is complete and stays current.
 /// - When the active player changes, the old registration is withdrawn (`UnregisterPlayer`) and
 ///   the new player registered once its properties are read; with no active player nothing is
 ///   registered. Adapters are followed through bluetoothd's ObjectManager (`BluezMediaAdapters`):
@@ -27,6 +27,8 @@ public final class HeadsetPlayer: Sendable {
     /// any thread), until the returned subscription is cancelled: `PlayerArbiter.onActiveChange`.
     public typealias ActivePlayerSource = (@escaping @Sendable (ActivePlayer?) -> Void) -> EventSubscription
 
+    let directory: PlayerDirectory
+    /// The session bus (the directory's), where the commands go.
     let session: Connection
     let system: Connection
     let log: @Sendable (String) -> Void
@@ -35,6 +37,7 @@ public final class HeadsetPlayer: Sendable {
     let state = Mutex(State())
     private let adapterFollower = Mutex<BluezMediaAdapters?>(nil)
     private let activeSubscription = Mutex<EventSubscription?>(nil)
+    private let observation = Mutex<EventSubscription?>(nil)
     let ownerWatch = Mutex<SignalSubscription?>(nil)
 
     struct State {
@@ -45,9 +48,11 @@ public final class HeadsetPlayer: Sendable {
         var properties = HeadsetPlayerProperties()
         /// The active player's properties have been read (the registration can be complete).
         var loaded = false
+        /// The active player's changes told before it was loaded, newest value of each property
+        /// (`load` applies them over what it reads).
+        var pending = MPRISPropertyStore()
         /// The object exported for the active player, once its properties are in.
         var object: ExportedObject?
-        var signals: [SignalSubscription] = []
         var adapters: [ObjectPath] = []
         /// Adapters the current object was registered on (the call sent, not failed).
         var registered: Set<ObjectPath> = []
@@ -57,11 +62,12 @@ public final class HeadsetPlayer: Sendable {
         var warnedProxies: Set<Int32> = []
     }
 
-    /// A headset player between `session` (where the players are) and `system` (where
+    /// A headset player between `directory`'s players (on the session bus) and `system` (where
     /// bluetoothd is). Nothing happens until `start`.
-    public init(session: Connection, system: Connection, log: @escaping @Sendable (String) -> Void,
+    public init(directory: PlayerDirectory, system: Connection, log: @escaping @Sendable (String) -> Void,
                 warn: (@Sendable (String) -> Void)? = nil) {
-        self.session = session
+        self.directory = directory
+        session = directory.connection
         self.system = system
         self.log = log
         self.warn = warn ?? log
@@ -81,6 +87,9 @@ public final class HeadsetPlayer: Sendable {
         }
         adapterFollower.withLock { $0 = follower }
         watchBluezOwner()
+        let observed = directory.observe { [weak self] in self?.directoryEvent($0) }
+        observation.withLock { $0 = observed }
+        directory.start()
         let subscription = source { [weak self] player in self?.activeChanged(player) }
         activeSubscription.withLock { $0 = subscription }
         follower.start(completion: completion)
@@ -89,19 +98,18 @@ public final class HeadsetPlayer: Sendable {
     /// Withdraws the registration and stops following. Idempotent.
     public func stop() {
         activeSubscription.withLock { $0 }?.cancel()
+        observation.withLock { $0 }?.cancel()
         adapterFollower.withLock { $0 }?.stop()
         ownerWatch.withLock { $0 }?.cancel()
-        let (object, registered, signals) = state.withLock { state in
+        let (object, registered) = state.withLock { state in
             state.stopped = true
             state.generation &+= 1
             defer {
                 state.object = nil
                 state.registered = []
-                state.signals = []
             }
-            return (state.object, state.registered, state.signals)
+            return (state.object, state.registered)
         }
-        for subscription in signals { subscription.cancel() }
         if let object { withdraw(object, from: registered) }
     }
 }

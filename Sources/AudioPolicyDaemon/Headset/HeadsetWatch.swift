@@ -5,14 +5,15 @@ struct HeadsetWatch {
     let bus: Connection
     let player: HeadsetPlayer
 
-    /// Registers `activePlayer`'s choice with BlueZ; nil (logged) without a system bus.
-    static func start(session: Connection, system: Connection?, log: DaemonLog,
+    /// Registers `activePlayer`'s choice, one of `directory`'s players, with BlueZ; nil (logged)
+    /// without a system bus.
+    static func start(directory: PlayerDirectory, system: Connection?, log: DaemonLog,
                       activePlayer: @escaping HeadsetPlayer.ActivePlayerSource) -> HeadsetWatch? {
         guard let bus = system else {
             log.debug("no system bus: no player is registered with BlueZ")
             return nil
         }
-        let player = HeadsetPlayer(session: session, system: bus, log: { log.info($0) }, warn: { log.warning($0) })
+        let player = HeadsetPlayer(directory: directory, system: bus, log: { log.info($0) }, warn: { log.warning($0) })
         player.start(activePlayer: activePlayer) { result in
             if case .failure(let error) = result { log.warning("headset: BlueZ not followed: \(error.message)") }
         }

@@ -1,14 +1,14 @@
-/// How many MPRIS names of one connection the tracker follows.
+/// How many MPRIS names of one connection the player directory follows.
 ///
 /// Each followed name costs a match rule on the bus (counted against the daemon's limit), a
 /// `GetAll` and a session in the engine. A sandboxed app may own any number of names below its
 /// own MPRIS name, so without a bound one connection could make the daemon do unbounded work and
 /// crowd out real players. Real players own one name, a few at most.
 ///
-/// Loop-free bookkeeping kept under the tracker's lock: per owner (unique name), the names
-/// admitted so far; an admitted name that is no longer tracked for that owner frees its place,
+/// Loop-free bookkeeping kept under the directory's lock: per owner (unique name), the names
+/// admitted so far; an admitted name that is no longer listed for that owner frees its place,
 /// checked lazily when the owner asks for another, so the removal paths need not know about this.
-struct ForeignPlayerQuota {
+struct PlayerOwnerQuota {
     /// Names followed per owning connection at most.
     static let playersPerOwner = 16
 

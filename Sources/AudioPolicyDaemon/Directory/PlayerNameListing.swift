@@ -2,9 +2,9 @@ import DBus
 import RemoteControl
 
 /// The MPRIS players on the bus now: `ListNames`, then `GetNameOwner` of each
-/// `org.mpris.MediaPlayer2.*` name. The tracker and the arbiter each subscribe to
-/// `NameOwnerChanged` first, so a player that appears or goes meanwhile is not missed; a name
-/// gone again before its owner is asked is simply not reported (its signal said so).
+/// `org.mpris.MediaPlayer2.*` name. The directory subscribes to `NameOwnerChanged` first, so a
+/// player that appears or goes meanwhile is not missed; a name gone again before its owner is
+/// asked is simply not reported (its signal said so).
 enum PlayerNameListing {
     /// Calls `found(name, owner)` for every player name that `include` accepts, on the
     /// connection's I/O thread; `completion` once `ListNames` is answered (the owners may still
