@@ -312,15 +312,29 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         var deviceLossPausedBy: String?
     }
 
+    /// One of the server's streams, as the daemon shows it.
+    struct Stream: Decodable {
+        var direction: String
+        var index: UInt32
+        var application: String?
+        var role: String?
+        /// The sink (or source) it plays on.
+        var device: String?
+        var volume: Double
+        /// What the daemon does to it, or who does ("ducked by WirePlumber …").
+        var action: String?
+    }
+
     var sessions: [Session]
     var players: [Player]
     var apps: [App]?
     var activePlayer: ActivePlayer?
     var audioServer: AudioServer?
+    var streams: [Stream]?
     var json = ""
 
     private enum CodingKeys: String, CodingKey {
-        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer, audioServer
+        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer, audioServer, streams
     }
 
     static func decode(_ json: String) throws -> DaemonStatus {
@@ -336,6 +350,7 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
     func session(named name: String) -> Session? { sessions.first { $0.name == name } }
     func player(_ busName: String) -> Player? { players.first { $0.busName == busName } }
     func app(_ name: String) -> App? { apps?.first { $0.application == name && $0.present } }
+    func stream(of application: String) -> Stream? { streams?.first { $0.application == application && $0.direction == "playback" } }
 
     var description: String { json }
 }

@@ -40,7 +40,68 @@ final class WirePlumberCoexistenceTests: ArbiterTestCase {
         try await assertOnePause(fake)
     }
 
+    /// WirePlumber's role-based policy configured (its role loopbacks): a navigation prompt makes
+    /// WirePlumber lower the Multimedia loopback, and the daemon, which would duck the music for
+    /// the prompt too, leaves it alone — what the listener hears drops once (−10 dB), not twice
+    /// (about −42 dB).
+    func testUnderWirePlumbersRoleBasedDuckTheDaemonDoesNotDuckASecondTime() async throws {
+        let server = try await PipeWireServer(busAddress: bus.address, timeout: .seconds(30), root: try await chroot(),
+                                              wirePlumberFragments: WirePlumberFragments.roleLoopbacks)
+        self.server = server
+        try await startDaemon(environment: server.variables)
+        await waitForDaemonLog("connected to the audio server", timeout: .seconds(15))
+        // The role no loopback intends (the loopbacks' own): WirePlumber would otherwise give the
+        // recording the default role and record the Multimedia loopback, ahead of its duck.
+        let capture = try CaptureStream(on: server, role: "Loopback")
+        defer { capture.stop() }
+        let music = try PlayingStream(on: server, role: "Music", applicationName: "music-app")
+        try await waitForStatus("the music plays into WirePlumber's Multimedia loopback", timeout: .seconds(10)) {
+            $0.stream(of: "music-app")?.device == "input.loopback.sink.role.multimedia"
+        }
+        let loud = try await capture.waitForLoudness { $0.isClose(to: music.expectedRMS, within: 0.1) }
+
+        // A prompt too quiet to hear itself: the monitor carries the music alone.
+        let prompt = try PlayingStream(on: server, role: "Navigation", applicationName: "navigator", amplitude: 0.0001)
+        let status = try await waitForStatus("the daemon says WirePlumber ducks the music", timeout: .seconds(10)) {
+            $0.stream(of: "music-app")?.action == "ducked by WirePlumber (role-based policy)"
+        }
+        XCTAssertEqual(status.stream(of: "navigator")?.device, "input.loopback.sink.role.navigation", "\(status)")
+        XCTAssertEqual(status.app("navigator")?.appClass, "prompt", "the daemon takes it for a prompt: \(status)")
+        await waitForDaemonLog("WirePlumber's role-based policy ducks it; not ducked a second time")
+        // WirePlumber's one duck (its duck-level, 0.3 of the amplitude) and no second one of ours.
+        _ = try await capture.waitForLoudness { $0.isClose(to: loud * 0.3, within: 0.2) }
+        let held = try await capture.measure(.milliseconds(500))
+        XCTAssertEqual(held, loud * 0.3, accuracy: loud * 0.06, "one duck, held for the prompt")
+        let now = try await waitForStatus("the music's stream") { $0.stream(of: "music-app") != nil }
+        XCTAssertEqual(now.stream(of: "music-app")?.volume ?? 0, 1.0, accuracy: 0.001, "its stream keeps the user's volume")
+
+        prompt.stop()
+        _ = try await capture.waitForLoudness { $0.isClose(to: loud, within: 0.1) }
+        try await waitForStatus("the prompt over, nothing is ducked", timeout: .seconds(10)) {
+            $0.stream(of: "music-app")?.action == nil
+        }
+    }
+
     // MARK: Helpers
+
+    private func chroot() async throws -> String {
+        do {
+            return try await DebianChroot.trixieBackportsPipeWire()
+        } catch let unavailable as DebianChroot.Unavailable {
+            throw XCTSkip("no Debian 13 chroot: \(unavailable)")
+        }
+    }
+
+    /// The first channel's raw volume of the sink input whose node is `nodeName`.
+    private func loopbackVolume(_ nodeName: String, _ server: PipeWireServer) async throws -> Int {
+        let inputs = try await Pactl.list("sink-inputs", environment: server.environment())
+        for input in inputs {
+            guard let properties = input["properties"] as? [String: Any], properties["node.name"] as? String == nodeName,
+                  let volume = input["volume"] as? [String: Any] else { continue }
+            if let first = volume.values.compactMap({ ($0 as? [String: Any])?["value"] as? Int }).min() { return first }
+        }
+        throw TestSupportError("no sink input \(nodeName) in \(inputs)")
+    }
 
     /// PipeWire and WirePlumber of the chroot with a sink `usb-dac`, the daemon (once it has read
     /// WirePlumber's setting: `expecting` in its log), and a toggling fake player whose stream plays

@@ -58,6 +58,13 @@ extension PipeWireServer {
             try "wireplumber.settings = {\n\(lines.joined(separator: "\n"))\n}\n"
                 .write(to: settings.appendingPathComponent("50-mprisd-test.conf"), atomically: true, encoding: .utf8)
         }
+        if !wirePlumberFragments.isEmpty {
+            let fragments = config.appendingPathComponent("wireplumber/wireplumber.conf.d")
+            try fm.createDirectory(at: fragments, withIntermediateDirectories: true)
+            for (name, text) in wirePlumberFragments {
+                try text.write(to: fragments.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
+        }
         try "autospawn = no\ncookie-file = \(home.appendingPathComponent("cookie").path)\n"
             .write(to: clientConfig, atomically: true, encoding: .utf8)
     }

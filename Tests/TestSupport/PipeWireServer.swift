@@ -45,6 +45,9 @@ public final class PipeWireServer: Sendable {
     /// WirePlumber 0.5 settings for a `wireplumber.conf.d` fragment (`linking.pause-playback` →
     /// `false`); WirePlumber 0.4 reads no such file.
     public let wirePlumberSettings: [String: String]
+    /// Whole `wireplumber.conf.d` fragments (WirePlumber 0.5), by file name: components, profiles
+    /// (`WirePlumberFragments.roleLoopbacks`).
+    public let wirePlumberFragments: [String: String]
 
     private let state = Mutex(Processes())
 
@@ -67,11 +70,13 @@ public final class PipeWireServer: Sendable {
     ///   - timeout: how long the start may take before it counts as failed.
     ///   - root: another system's root to run the servers from (see `root`).
     ///   - wirePlumberSettings: see `wirePlumberSettings`.
+    ///   - wirePlumberFragments: see `wirePlumberFragments`.
     public init(busAddress: String, startNow: Bool = true, lifetime: Duration = .seconds(600),
                 timeout: Duration = .seconds(20), root: String? = nil,
-                wirePlumberSettings: [String: String] = [:]) async throws {
+                wirePlumberSettings: [String: String] = [:], wirePlumberFragments: [String: String] = [:]) async throws {
         self.root = root
         self.wirePlumberSettings = wirePlumberSettings
+        self.wirePlumberFragments = wirePlumberFragments
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mprisd-pipewire-\(UUID().uuidString.prefix(8))")
         runtimeDirectory = directory.appendingPathComponent("runtime")

@@ -172,7 +172,7 @@ struct ForeignPlayer: Sendable {
             guard isPlaying else { return [] }
             guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): its output went away")] }
             let gone = change.previousRoute.outputs.map(\.name).joined(separator: ", ")
-            return [.send(.pause, reason: "output \(gone.isEmpty ? "device" : gone) went away")]
+            return [.pauseAtOnce(reason: "output \(gone.isEmpty ? "device" : gone) went away")]
         default:
             return []
         }

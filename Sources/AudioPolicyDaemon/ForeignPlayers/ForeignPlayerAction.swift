@@ -9,8 +9,13 @@ enum ForeignPlayerAction: Sendable, Hashable {
     case adopt
     /// The player stopped or paused by itself: deactivate its session, without notify-others.
     case deactivate
-    /// Ask the player to do `command`; `reason` ends the log line.
+    /// Ask the player to do `command`; `reason` ends the log line. A `pause` is the faithful one:
+    /// sent only if the player says Playing when asked now (`MPRISRemote.pauseIfPlaying`).
     case send(ForeignPlayerCommand, reason: String)
+    /// The privacy pause (its output went away): `Pause` at once, on the status it last
+    /// announced, without the fresh read — the sound must stop within milliseconds, and a read
+    /// costs a round trip to the player first (up to 6 ms at p99 with mpv-mpris, BENCHMARKS.md).
+    case pauseAtOnce(reason: String)
     /// Read the player's `Volume` now (a ducking is about to lower it); the answer goes to
     /// `ForeignPlayer.volumeRead`.
     case readVolume

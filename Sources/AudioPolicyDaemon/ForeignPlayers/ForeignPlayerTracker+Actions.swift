@@ -23,6 +23,9 @@ extension ForeignPlayerTracker {
             case .send(let command, let reason):
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 send(command, to: target, name: name, token: token, reason: reason)
+            case .pauseAtOnce(let reason):
+                guard let target = owner ?? self.owner(of: name, token: token) else { continue }
+                send(.pause, to: target, name: name, token: token, reason: reason, faithfully: false)
             case .readVolume:
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 readVolume(of: target, name: name, token: token)
@@ -69,12 +72,13 @@ extension ForeignPlayerTracker {
     /// that batches its signals (mpv-mpris, 100 ms) may fold our Pause and Play into no change at
     /// all, and then no status change would ever activate it.
     ///
-    /// A `Pause` is the faithful one (`MPRISRemote.pauseIfPlaying`): sent only to a player that
-    /// says Playing when asked now, so a player whose Pause toggles is never started by it and one
+    /// A `Pause` is the faithful one (`MPRISRemote.pauseIfPlaying`) unless `faithfully` is false
+    /// (the privacy pause, `ForeignPlayerAction.pauseAtOnce`): sent only to a player that says
+    /// Playing when asked now, so a player whose Pause toggles is never started by it and one
     /// another actor has just paused is not paused twice (nor resumed by us later).
     private func send(_ command: ForeignPlayerCommand, to owner: String, name: String, token: UInt64,
-                      reason: String) {
-        if command == .pause { return pause(owner, name: name, token: token, reason: reason) }
+                      reason: String, faithfully: Bool = true) {
+        if command == .pause, faithfully { return pause(owner, name: name, token: token, reason: reason) }
         connection.call(command.message(to: owner), timeout: Self.callTimeout) { [weak self, log] result in
             switch result {
             case .success:

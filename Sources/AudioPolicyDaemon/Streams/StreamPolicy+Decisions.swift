@@ -71,6 +71,9 @@ extension StreamPolicy {
         state.pairs = [:]
         let now = ContinuousClock.now
         state.noteAppearances(at: now)
+        let wirePlumberDucks = RoleBasedDucking.ducked(in: state.inventory)
+        state.duckedByWirePlumber = wirePlumberDucks
+        state.wirePlumberDucksLogged.formIntersection(wirePlumberDucks)
         for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
             let managed = session(of: stream, in: &state)
             if let managed { state.pairs[stream.id] = managed.number }
@@ -79,9 +82,16 @@ extension StreamPolicy {
                 ?? Applied(session: managed?.number ?? 0, key: StreamRestoreKey(stream) ?? .none)
             if let managed { applied.session = managed.number }
             var expected = state.expected[stream.id] ?? Expected()
-            let wantDuck = managed.map { $0.isDucked && $0.ducksStreams } ?? false
+            var wantDuck = managed.map { $0.isDucked && $0.ducksStreams } ?? false
             let wantMute = managed?.wantsMute ?? false
             let name = "\(stream.id) (\(stream.displayName))"
+            if wantDuck, wirePlumberDucks.contains(stream.id) {
+                // WirePlumber lowers its role loopback already: a duck of ours would stack on it.
+                wantDuck = false
+                if state.wirePlumberDucksLogged.insert(stream.id).inserted {
+                    actions.append(.log("\(name): WirePlumber's role-based policy ducks it; not ducked a second time"))
+                }
+            }
             actions += adjustVolume(name, stream, cookie, &applied, &expected, ducked: wantDuck,
                                     settling: state.isSettling(stream.id, within: serverSettling, at: now),
                                     echoPossible: state.superseded.contains(stream.id))

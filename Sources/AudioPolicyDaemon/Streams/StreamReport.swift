@@ -22,7 +22,9 @@ extension StreamPolicy {
             for id in Set(state.pairs.keys).union(state.applied.keys) {
                 let number = state.pairs[id] ?? state.applied[id]?.session
                 let label = number.flatMap { state.sessions[$0]?.label }
-                report[id] = StreamReport(session: label, action: state.applied[id].flatMap(Self.describe))
+                var action = state.applied[id].flatMap(Self.describe)
+                if action == nil, state.duckedByWirePlumber.contains(id) { action = "ducked by WirePlumber (role-based policy)" }
+                report[id] = StreamReport(session: label, action: action)
             }
             return report
         }
