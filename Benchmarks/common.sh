@@ -71,6 +71,7 @@ build() { # build PRODUCT...: release build of each product; sets bin
 }
 
 start_bus() {
+    stop_tag bus  # a script that starts a bus per server would leave the previous one running
     cat > "$work/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">

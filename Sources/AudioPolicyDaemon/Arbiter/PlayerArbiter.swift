@@ -173,17 +173,17 @@ public final class PlayerArbiter: Sendable {
             return true
         }
         guard allowed else { return completion(.failure(.failed("the player arbiter was already started"))) }
-        let observation = directory.observe { [weak self] in self?.directoryEvent($0) }
-        let kept = state.withLock { state -> Bool in
+        directory.attach({ [weak self] in self?.directoryEvent($0) },
+                         keep: { [weak self] observation in self?.keepWhileRunning(observation) ?? false },
+                         completion: completion)
+    }
+
+    private func keepWhileRunning(_ observation: EventSubscription) -> Bool {
+        state.withLock { state in
             guard state.phase == .running else { return false }
             state.observation = observation
             return true
         }
-        guard kept else {
-            observation.cancel()
-            return completion(.failure(.failed("the player arbiter was stopped while starting")))
-        }
-        directory.start(completion: completion)
     }
 
     /// Stops ranking; the active player becomes none. The directory goes on for its other readers.

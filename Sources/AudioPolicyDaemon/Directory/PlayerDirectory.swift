@@ -113,6 +113,19 @@ public final class PlayerDirectory: Sendable {
         }
     }
 
+    /// A reader's start: `handler` observes (`observe`), `keep` takes the subscription (false:
+    /// the reader stopped meanwhile, and it is cancelled), then the directory starts if no other
+    /// reader started it; `completion` gets the first look's result.
+    func attach(_ handler: @escaping Handler, keep: (EventSubscription) -> Bool,
+                completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
+        let observation = observe(handler)
+        guard keep(observation) else {
+            observation.cancel()
+            return completion(.failure(.failed("the reader was stopped while starting")))
+        }
+        start(completion: completion)
+    }
+
     // MARK: Life
 
     /// Starts following the bus, once; `completion` runs (on the I/O thread) when the players

@@ -137,17 +137,9 @@ public final class ForeignPlayerTracker: Sendable {
             return true
         }
         guard allowed else { return completion(.failure(.failed("the foreign player tracker was already started"))) }
-        let observation = directory.observe { [weak self] in self?.directoryEvent($0) }
-        let kept = state.withLock { state -> Bool in
-            guard state.phase == .running else { return false }
-            state.observation = observation
-            return true
+        directory.attach({ [weak self] in self?.directoryEvent($0) }, keep: keep) { [weak self] result in
+            completion(self == nil ? .failure(Self.stoppedError) : result)
         }
-        guard kept else {
-            observation.cancel()
-            return completion(.failure(Self.stoppedError))
-        }
-        directory.start { [weak self] result in completion(self == nil ? .failure(Self.stoppedError) : result) }
     }
 
     /// Stops following the players: every player's session is removed (undoing what it did to
@@ -169,6 +161,15 @@ public final class ForeignPlayerTracker: Sendable {
     }
 
     static let stoppedError = DBusError.failed("the foreign player tracker was stopped while starting")
+
+    /// Keeps the directory's subscription while running.
+    private func keep(_ observation: EventSubscription) -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.observation = observation
+            return true
+        }
+    }
 }
 
 extension ForeignPlayerTracker {
