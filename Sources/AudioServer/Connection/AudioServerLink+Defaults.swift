@@ -3,18 +3,21 @@ import Posix
 
 /// The default devices, read with the server info (`pa_context_get_server_info`): on a server
 /// event, when a device comes or goes, and — while a sink exists but none is the default — again
-/// a few times with backoff.
+/// after *any* event of the server and a few times with backoff.
 ///
-/// Why the retries: pipewire-pulse answers a client with no default sink ("@DEFAULT_SINK@") until
+/// Why: pipewire-pulse answers a client with no default sink ("@DEFAULT_SINK@") until
 /// WirePlumber's choice reaches that client's view of the graph, and announces a new default only
 /// when the device *it* considers the default changes — which it works out differently (the first
 /// sink, where the server info wants the configured one or one with a driver priority). A link
 /// that connected in between can wait forever for an event that never comes (seen in CI: a
-/// reconnected link never learnt its default sink). So: 100 ms, 200 ms … 3.2 s after, six reads in
-/// all, stopped as soon as a default is known; PulseAudio, which always names one while a sink
-/// exists, never starts them. Bounded, so an idle link still wakes up zero times.
+/// reconnected link never learnt its default sink; on a loaded machine WirePlumber chose it more
+/// than 6 s after the link connected). So, while the default is missing: every event of the server
+/// (a device's change too) reads the server info again, and 0.1, 0.2, 0.4 … 25.6 s after the
+/// connection (nine reads, 51 s in all) the link asks by itself, stopping as soon as a default is
+/// known. PulseAudio, which always names one while a sink exists, never starts them; bounded, so
+/// an idle link still wakes up zero times.
 extension LinkCore {
-    static let defaultCheckDelays: [Int64] = [100, 200, 400, 800, 1600, 3200].map { $0 * 1_000_000 }
+    static let defaultCheckDelays: [Int64] = [100, 200, 400, 800, 1600, 3200, 6400, 12_800, 25_600].map { $0 * 1_000_000 }
 
     /// Reads the server info again and applies it.
     func fetchServerInfo() {
@@ -30,8 +33,7 @@ extension LinkCore {
     /// Arms the next read if a sink exists, none is the default and tries are left; cancels it
     /// once a default is known.
     func awaitDefaultIfMissing() {
-        let missing = isConnected && working.defaultSink == nil && working.devices.keys.contains { $0.kind == .sink }
-        guard missing else { return cancelDefaultCheck() }
+        guard isDefaultSinkMissing else { return cancelDefaultCheck() }
         guard defaultCheckTimer == nil, defaultChecksDone < Self.defaultCheckDelays.count else { return }
         let delay = Self.defaultCheckDelays[defaultChecksDone]
         defaultChecksDone += 1
@@ -39,6 +41,11 @@ extension LinkCore {
             cancelDefaultCheck()
             fetchServerInfo()
         }
+    }
+
+    /// Connected, a sink exists, and the server names none the default.
+    var isDefaultSinkMissing: Bool {
+        isConnected && working.defaultSink == nil && working.devices.keys.contains { $0.kind == .sink }
     }
 
     func cancelDefaultCheck() {

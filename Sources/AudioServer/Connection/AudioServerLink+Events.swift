@@ -9,10 +9,14 @@ extension LinkCore {
         let facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
         let removed = kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
-        // A device came or went: a default may exist now (`AudioServerLink+Defaults`); asked after
-        // the device itself, so that its reply finds the device in the inventory.
+        // A device came or went — or, while no default sink is known, anything happened: a default
+        // may exist now (`AudioServerLink+Defaults`); asked after the object itself, so that its
+        // reply finds the device in the inventory.
         let isDevice = facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue
-        defer { if isDevice, kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue { fetchServerInfo() } }
+        let isServer = facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue
+        defer {
+            if !isServer, (isDevice && kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue) || isDefaultSinkMissing { fetchServerInfo() }
+        }
         let request: OpaquePointer?
         switch facility {
         case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
