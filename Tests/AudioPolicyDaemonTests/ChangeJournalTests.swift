@@ -70,6 +70,24 @@ final class ChangeJournalTests: XCTestCase {
                        ["3", "4", "5", "6", "7"], "\(reported)")
     }
 
+    /// A line with a 0xFF or a NUL byte costs that line only: the valid entries beside it are
+    /// replayed (issue 24: one bad byte used to discard the whole journal, leaving mpv ducked).
+    func testALineThatIsNotTextIsSkippedAloneAndTheRestIsKept() throws {
+        try StateFile.makeDirectory(file.directory)
+        var bytes = Array("volume \(mpv) :1.7 0.8 0.24\n".utf8)
+        bytes += Array("pause org.mpris.MediaPlayer2.a :1.8 -".utf8) + [0xFF, 0x0A]
+        bytes += Array("pause org.mpris.MediaPlayer2.b".utf8) + [0x00] + Array(" :1.9 -\n".utf8)
+        bytes += Array("pause org.mpris.MediaPlayer2.c :1.10 -\n".utf8)
+        XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: Data(bytes)))
+        let problems = Mutex<[String]>([])
+        let entries = ChangeJournal.read(file) { line in problems.withLock { $0.append(line) } }
+        XCTAssertEqual(entries, [JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.8, set: 0.24)),
+                                 JournalEntry(player: "org.mpris.MediaPlayer2.c", owner: ":1.10", change: .pause(cause: nil))])
+        let reported = problems.withLock { $0 }
+        XCTAssertEqual(reported.map { $0.split(separator: ":").dropFirst().first.map(String.init) }, ["2", "3"], "\(reported)")
+        XCTAssertTrue(reported.allSatisfy { $0.contains("not text") }, "\(reported)")
+    }
+
     func testTheLockIsExclusiveAndReleasedWithItsHolder() throws {
         var first = JournalLock(beside: file)
         XCTAssertNotNil(first)

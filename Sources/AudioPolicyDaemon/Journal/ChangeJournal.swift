@@ -118,10 +118,17 @@ public final class ChangeJournal: Sendable {
         readAll(file, log: { _ in }).streams
     }
 
+    /// Read line by line: a line with a NUL or bytes that are not UTF-8 is skipped alone, with its
+    /// number in the log, and every readable entry beside it is kept (issue 24).
     private static func readAll(_ file: StateFile, log: Log) -> Contents {
-        guard let text = file.read() else { return Contents(players: [], streams: []) }
+        guard let lines = file.readLines(report: { log("\($0)") }) else { return Contents(players: [], streams: []) }
         var contents = Contents(players: [], streams: [])
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, text) in lines.enumerated() {
+            guard let text else {
+                log("\(file.path):\(number + 1): not text (a NUL byte or bytes that are not UTF-8); skipped")
+                continue
+            }
+            let line = Substring(text)
             let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if let entry = JournalEntry(line: trimmed) {

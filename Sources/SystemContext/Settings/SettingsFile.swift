@@ -14,8 +14,28 @@ public enum SettingsFile {
     /// 1 MiB: far beyond any real configuration.
     public static let sizeLimit = 1 << 20
 
+    /// The file's lines (split at `\n`), each its text — or nil for a line that is not text (a
+    /// NUL byte, bytes that are not UTF-8) — so that one damaged line costs that line only: for
+    /// files of independent records (the journal). nil when the file does not exist; the other
+    /// checks are `read`'s.
+    public static func readLines(_ path: String) throws(SettingsFileProblem) -> [String?]? {
+        guard let bytes = try readBytes(path) else { return nil }
+        return bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            line.contains(0) ? nil : String(validating: line, as: UTF8.self)
+        }
+    }
+
     /// The file's text; nil when it does not exist.
     public static func read(_ path: String) throws(SettingsFileProblem) -> String? {
+        guard let bytes = try readBytes(path) else { return nil }
+        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+            throw .notText(path: path)
+        }
+        return text
+    }
+
+    /// The file's bytes, read the one safe way (see above); nil when it does not exist.
+    private static func readBytes(_ path: String) throws(SettingsFileProblem) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -25,11 +45,7 @@ public enum SettingsFile {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .unreadable(path: path, code: errno) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
-        let bytes = try readAll(fd, path: path)
-        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
-            throw .notText(path: path)
-        }
-        return text
+        return try readAll(fd, path: path)
     }
 
     /// Up to `sizeLimit` bytes; one more means the file is too large.

@@ -43,6 +43,17 @@ public struct StateFile: Sendable, Hashable {
         }
     }
 
+    /// The file's lines, each nil where it is not text (`SettingsFile.readLines`); nil when the
+    /// file does not exist or is refused (reported through `report`).
+    public func readLines(report: (SettingsFileProblem) -> Void = { $0.report() }) -> [String?]? {
+        do {
+            return try SettingsFile.readLines(path)
+        } catch {
+            report(error)
+            return nil
+        }
+    }
+
     /// Replaces the contents with `value` and a newline, atomically; creates the directory.
     public func write(_ value: String) throws(StateFileError) {
         try replace(contents: value + "\n")
