@@ -6,11 +6,9 @@ import RemoteControl
 /// player that appears or goes meanwhile is not missed; a name gone again before its owner is
 /// asked is simply not reported (its signal said so).
 enum PlayerNameListing {
-    /// Calls `found(name, owner)` for every player name that `include` accepts, on the
-    /// connection's I/O thread; `completion` once `ListNames` is answered (the owners may still
-    /// come after it).
+    /// Calls `found(name, owner)` for every player name, on the connection's I/O thread;
+    /// `completion` once `ListNames` is answered (the owners may still come after it).
     static func list(on connection: Connection, timeout: Duration,
-                     include: @escaping @Sendable (String) -> Bool = { _ in true },
                      found: @escaping @Sendable (_ name: String, _ owner: String) -> Void,
                      completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
         let request = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
@@ -18,7 +16,7 @@ enum PlayerNameListing {
         connection.call(request, timeout: timeout) { result in
             switch result {
             case .success(let reply):
-                for name in strings(reply.body.first) where MPRISNames.isPlayerName(name) && include(name) {
+                for name in strings(reply.body.first) where MPRISNames.isPlayerName(name) {
                     lookUpOwner(of: name, on: connection, timeout: timeout, found: found)
                 }
                 completion(.success(()))

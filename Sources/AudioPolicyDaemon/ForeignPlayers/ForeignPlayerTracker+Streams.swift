@@ -52,7 +52,11 @@ extension ForeignPlayerTracker {
             if ducking { log("cannot duck \(name): no audio server is followed") }
             return
         }
-        streams.manage(session, number: number, label: name, owner: owner, ducksStreams: ducking,
+        // The directory asked the bus for the owner's process already; the stream policy asks
+        // only when that answer is not in yet.
+        let listed = directory.player(name)
+        let pid = listed?.appearance == token ? listed?.processID : nil
+        streams.manage(session, number: number, label: name, owner: owner, pid: pid, ducksStreams: ducking,
                        mutesOnInterruption: false, coversCapture: false, isMPRISPlayer: true)
     }
 }

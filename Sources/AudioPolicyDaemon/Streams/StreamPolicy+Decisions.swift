@@ -72,7 +72,6 @@ extension StreamPolicy {
         let now = ContinuousClock.now
         state.noteAppearances(at: now)
         let wirePlumberDucks = RoleBasedDucking.ducked(in: state.inventory)
-        state.duckedByWirePlumber = wirePlumberDucks
         state.wirePlumberDucksLogged.formIntersection(wirePlumberDucks)
         for stream in state.inventory.sortedStreams where stream.id.direction == .playback {
             let managed = session(of: stream, in: &state)

@@ -169,10 +169,8 @@ public final class StreamPolicy: Sendable {
         /// Where each session is audible, for device loss per stream; kept across a server
         /// restart (`AudibleSinks`).
         var audible = AudibleSinks()
-        /// The streams WirePlumber's role-based policy ducks now (`RoleBasedDucking`): never
-        /// ducked a second time by the daemon.
-        var duckedByWirePlumber: Set<StreamID> = []
-        /// Those of them a duck of ours was left out for, said once in the log.
+        /// The streams WirePlumber's role-based policy ducks (`RoleBasedDucking`) that a duck of
+        /// ours was left out for, said once in the log.
         var wirePlumberDucksLogged: Set<StreamID> = []
     }
 

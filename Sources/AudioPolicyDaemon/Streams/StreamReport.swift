@@ -19,11 +19,12 @@ extension StreamPolicy {
     public func streamReport() -> [StreamID: StreamReport] {
         state.withLock { state in
             var report: [StreamID: StreamReport] = [:]
+            let duckedByWirePlumber = RoleBasedDucking.ducked(in: state.inventory)
             for id in Set(state.pairs.keys).union(state.applied.keys) {
                 let number = state.pairs[id] ?? state.applied[id]?.session
                 let label = number.flatMap { state.sessions[$0]?.label }
                 var action = state.applied[id].flatMap(Self.describe)
-                if action == nil, state.duckedByWirePlumber.contains(id) { action = "ducked by WirePlumber (role-based policy)" }
+                if action == nil, duckedByWirePlumber.contains(id) { action = "ducked by WirePlumber (role-based policy)" }
                 report[id] = StreamReport(session: label, action: action)
             }
             return report
