@@ -8,7 +8,9 @@
 // products alone (a podcast player, a VoIP call), built with everything else.
 //
 // Dependencies point one way:
-//   mprisd → AudioPolicyDaemon → AudioPolicyClient (the wire format), SystemContext, RemoteControl
+//   mprisd → AudioPolicyDaemon → AudioPolicyClient (the wire format), SystemContext, RemoteControl,
+//            PolicyJournal (what the daemon changed in other programs: entries, file, lock) →
+//            AudioServer, SystemContext, DBus
 //   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
 //   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
 //   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
@@ -72,6 +74,9 @@ let package = Package(
         .target(name: "AudioPolicyClient", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
         .target(name: "AudioServer", dependencies: ["CPulse", "CLazyLibraries", "Posix", "CLinux"], swiftSettings: strict),
         .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
+        // What the daemon changed in other programs, written down before it is made: the
+        // journal's entries, its file and its lock; the daemon replays and undoes them.
+        .target(name: "PolicyJournal", dependencies: ["AudioServer", "SystemContext", "DBus"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "AudioPolicyClient", "SystemContext",
                                                "SessionCore", "Posix", "CLinux"],
@@ -79,8 +84,8 @@ let package = Package(
 
         // The daemon, started by the executable.
         .target(name: "AudioPolicyDaemon",
-                dependencies: ["AudioPolicyClient", "SystemContext", "AudioServer", "RemoteControl", "AudioDevices", "SessionCore",
-                               "DBus", "Posix"],
+                dependencies: ["AudioPolicyClient", "SystemContext", "AudioServer", "PolicyJournal", "RemoteControl", "AudioDevices",
+                               "SessionCore", "DBus", "Posix"],
                 swiftSettings: strict),
 
         // The program.
@@ -115,8 +120,8 @@ let package = Package(
                     dependencies: ["AudioPolicyClient", "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AudioPolicyDaemonTests",
-                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "AudioServer", "PolicyTestSupport",
-                                   "DBus", "SessionCore", "TestSupport"],
+                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "AudioServer", "PolicyJournal",
+                                   "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),

@@ -1,5 +1,6 @@
 @testable import AudioPolicyDaemon
 import Foundation
+@testable import PolicyJournal
 import SessionCore
 import Synchronization
 @testable import SystemContext

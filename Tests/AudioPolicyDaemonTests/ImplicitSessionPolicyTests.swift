@@ -2,6 +2,7 @@ import AudioPolicyClient
 @testable import AudioPolicyDaemon
 import AudioServer
 import Foundation
+import PolicyJournal
 import SessionCore
 import Synchronization
 import SystemContext

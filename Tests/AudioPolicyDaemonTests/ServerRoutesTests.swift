@@ -1,4 +1,4 @@
-import AudioPolicyDaemon
+@testable import AudioPolicyDaemon
 import AudioServer
 import SessionCore
 import XCTest
@@ -180,6 +180,71 @@ final class ServerRoutesTests: XCTestCase {
                         ports: [DevicePort(name: "out", description: "Out", availability: .no)], activePort: "out")
         var routes = ServerRoutes(jacks: .anyCard)
         XCTAssertEqual(routes.update(for: nonALSA.connected()).connected, [], "a sink on no ALSA card keeps the server's availability")
+    }
+
+    /// Both servers switch a laptop's analog sink to its speakers when the headphones are pulled
+    /// out: the sink stays available, but its streams' sound left the headphones — a loss of that
+    /// sink's port, then the port again as speakers. Plugging in, or a switch the user makes
+    /// between two plugged ports, loses nothing.
+    func testAnUnpluggedActivePortIsALossEvenWhenTheServerSwitchesToAnother() {
+        var server = ServerInventories()
+        let laptop = "alsa_output.pci.analog-stereo"
+        server.addSink(laptop, properties: ["alsa.card": "0"],
+                       ports: [DevicePort(name: "analog-output-speaker", description: "Speakers", availability: .unknown),
+                               DevicePort(name: "analog-output-headphones", description: "Headphones", availability: .yes)],
+                       activePort: "analog-output-headphones")
+        var routes = ServerRoutes()
+        XCTAssertEqual(routes.update(for: server.connected()).connected.map(\.type), [.headphones])
+
+        let unplugged = routes.update(for: server.change { server in
+            server.edit(.sink, named: laptop) {
+                $0.ports[1].availability = .no
+                $0.activePort = "analog-output-speaker"
+            }
+        })
+        XCTAssertEqual(unplugged.disconnected, ["pulse-sink:\(laptop)"], "the headphones' sound is gone")
+        XCTAssertEqual(unplugged.connected.map(\.type), [.speaker], "the same sink, now through the speakers")
+
+        let pluggedIn = routes.update(for: server.change { server in
+            server.edit(.sink, named: laptop) {
+                $0.ports[1].availability = .yes
+                $0.activePort = "analog-output-headphones"
+            }
+        })
+        XCTAssertEqual(pluggedIn.disconnected, [], "plugging in never is a loss")
+        XCTAssertEqual(pluggedIn.connected.map(\.type), [.headphones])
+
+        let picked = routes.update(for: server.change { server in
+            server.edit(.sink, named: laptop) { $0.activePort = "analog-output-speaker" }
+        })
+        XCTAssertEqual(picked.disconnected, [], "the user's switch between plugged ports loses nothing")
+
+        var watched = ServerRoutes(jacks: .card(0))
+        var again = ServerInventories()
+        again.addSink(laptop, properties: ["alsa.card": "0"],
+                      ports: [DevicePort(name: "analog-output-headphones", description: "Headphones", availability: .yes)],
+                      activePort: "analog-output-headphones")
+        _ = watched.update(for: again.connected())
+        let jackUnplug = watched.update(for: again.change { $0.edit(.sink, named: laptop) { $0.ports[0].availability = .no } })
+        XCTAssertTrue(jackUnplug.isEmpty, "the jack monitor reports this card's unplug: \(jackUnplug)")
+    }
+
+    func testAJackOfTheWatchedCardLeadsToEverySinkOfThatCard() {
+        var server = ServerInventories()
+        server.addSink("alsa_output.pci.analog-stereo", properties: ["alsa.card": "0"])
+        server.addSink("alsa_output.usb.analog-stereo", properties: ["alsa.card": "1"])
+        server.addSink("bluez_output.00_11", properties: ["device.bus": "bluetooth"])
+        let headphones = AudioPort(id: "hw:0:Headphone Jack", name: "Headphones", type: .headphones)
+        XCTAssertEqual(JackWatch.card(0).sinks(behind: headphones, control: "hw:0", in: server.inventory),
+                       ["alsa_output.pci.analog-stereo"])
+        XCTAssertEqual(JackWatch.anyCard.sinks(behind: AudioPort(id: "fake:Headphone Jack", name: "H", type: .headphones),
+                                               control: "fake", in: server.inventory),
+                       ["alsa_output.pci.analog-stereo", "alsa_output.usb.analog-stereo"])
+        XCTAssertEqual(JackWatch.card(0).sinks(behind: AudioPort(id: "hw:0:Mic Jack", name: "Mic", type: .headsetMic),
+                                               control: "hw:0", in: server.inventory), [], "an input jack carries no sink's sound")
+        XCTAssertEqual(JackWatch.card(0).sinks(behind: AudioPort(id: "/org/bluez/hci0/dev_00_11", name: "BT", type: .bluetoothA2DP),
+                                               control: "hw:0", in: server.inventory), [], "not a jack of the card")
+        XCTAssertEqual(JackWatch.none.sinks(behind: headphones, control: nil, in: server.inventory), [])
     }
 
     func testBluetoothSinksAreLeftToBlueZWhenTheDaemonFollowsIt() {

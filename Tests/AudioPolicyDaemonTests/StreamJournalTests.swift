@@ -1,6 +1,7 @@
 @testable import AudioPolicyDaemon
 import AudioServer
 import Foundation
+@testable import PolicyJournal
 import Synchronization
 @testable import SystemContext
 import XCTest

@@ -1,9 +1,10 @@
 @testable import AudioPolicyDaemon
 import AudioServer
 import Foundation
+import PolicyJournal
 import SessionCore
-import SystemContext
 import Synchronization
+import SystemContext
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -40,7 +40,7 @@ final class RouteTests: XCTestCase {
         _ = h.take(music)
         _ = h.take(podcast)
 
-        let moved = h.engine.disconnect([headphones.id], lossReportedPerSession: true)
+        let moved = h.engine.disconnect([headphones.id], scope: .noSession)
         h.record(moved)
         XCTAssertEqual(routeChanges(h.take(music)).map(\.reason), [.routeConfigurationChange], "moved, not paused")
         XCTAssertEqual(routeChanges(h.take(podcast)).map(\.reason), [.routeConfigurationChange])
@@ -53,6 +53,30 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(lost.first?.previousRoute.outputs, [headphones])
         XCTAssertEqual(lost.first?.currentRoute.outputs, [.speaker])
         XCTAssertEqual(h.engine.reportDeviceLoss([], of: [music]), [], "nothing lost, nothing said")
+    }
+
+    /// A scope that places some sessions: the route still decides for the others (a player with
+    /// no known stream keeps the rule of the jack or of BlueZ), never for the placed ones.
+    func testTheRouteDecidesOnlyForTheSessionsTheCallerDoesNotPlace() {
+        let table: [(scope: (SessionID) -> DeviceLossScope, placed: RouteChangeReason, other: RouteChangeReason)] = [
+            ({ _ in .everySession }, .oldDeviceUnavailable, .oldDeviceUnavailable),
+            ({ _ in .noSession }, .routeConfigurationChange, .routeConfigurationChange),
+            ({ .sessionsNotIn([$0]) }, .routeConfigurationChange, .oldDeviceUnavailable),
+        ]
+        for (makeScope, placedReason, otherReason) in table {
+            var h = Harness()
+            let placed = h.add(SessionConfiguration(.playback))
+            let unplaced = h.add(SessionConfiguration(.playback, options: .mixWithOthers))
+            let scope = makeScope(placed)
+            h.activate(placed)
+            h.activate(unplaced)
+            h.connect(headphones)
+            _ = h.take(placed)
+            _ = h.take(unplaced)
+            h.record(h.engine.disconnect([headphones.id], scope: scope))
+            XCTAssertEqual(routeChanges(h.take(placed)).map(\.reason), [placedReason], "\(scope): placed")
+            XCTAssertEqual(routeChanges(h.take(unplaced)).map(\.reason), [otherReason], "\(scope): not placed")
+        }
     }
 
     func testUnplugOfAPortNotInTheRouteDoesNotBother() {

@@ -1,4 +1,5 @@
 import DBus
+import PolicyJournal
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import AudioPolicyClient
 import DBus
+import PolicyJournal
 import Posix
 #if canImport(Glibc)
 import Glibc

@@ -3,10 +3,11 @@ import AudioPolicyClient
 import AudioServer
 import DBus
 import FoundationEssentials
+import PolicyJournal
 import Posix
 import SessionCore
-import SystemContext
 import Synchronization
+import SystemContext
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -180,6 +181,9 @@ public enum PolicyDaemon {
         // registered with `manageStreams`, fed by the one link made above.
         if let streams {
             streamPolicy.set(streams)
+            // Jacks and BlueZ devices going away spare the sessions whose streams say where they
+            // play (a jack pauses those on its card's sinks); the route decides for the rest.
+            routing.decideLoss(by: .of(streams, jackControl: routes.jackControl))
             service.follow(streams: streams)
             players.follow(streams: streams)  // players whose Volume cannot duck them
             // Apps without our API become implicit sessions (issue 15).

@@ -16,7 +16,7 @@ public final class ServerRouteFollower: Sendable {
     /// Whether the caller decides device loss from the streams (`StreamPolicy`): a sink going
     /// away then pauses only the sessions that played on it, not whoever the engine's single
     /// route would name; and without a pick the route is the server's default sink (where new
-    /// streams go), never merely the newest sink.
+    /// streams go), never merely the newest sink; and its Bluetooth sinks are ports too.
     private let lossPerStream: Bool
 
     public init(routing: SystemRouting, jacks: JackWatch, followsBluetooth: Bool, lossPerStream: Bool = false,
@@ -24,7 +24,10 @@ public final class ServerRouteFollower: Sendable {
         self.routing = routing
         self.log = log
         self.lossPerStream = lossPerStream
-        routes = Mutex(ServerRoutes(jacks: jacks, followsBluetooth: followsBluetooth))
+        // Per stream, the server's Bluetooth sinks are ports like any other: their going away
+        // pauses the sessions whose streams played there (BlueZ's report of the same device then
+        // pauses only the sessions no stream places). Else BlueZ alone reports them.
+        routes = Mutex(ServerRoutes(jacks: jacks, followsBluetooth: followsBluetooth && !lossPerStream))
     }
 
     /// The ports of the server reported connected now (for tests and status).
@@ -47,7 +50,9 @@ public final class ServerRouteFollower: Sendable {
     private func apply(_ update: ServerRouteUpdate, serverDefault: String?) {
         if !update.disconnected.isEmpty {
             log("audio server: gone \(update.disconnected.joined(separator: ", "))")
-            routing.portsDisconnected(update.disconnected, lossReportedPerSession: lossPerStream)
+            // Per stream, the stream policy names the sessions that played there (`AudibleSinks`),
+            // in the order of the server's events: the route decides for nobody.
+            routing.portsDisconnected(update.disconnected, scope: lossPerStream ? .noSession : .everySession)
         }
         if !update.connected.isEmpty {
             log("audio server: output \(update.connected.map { "\($0.id) (\($0.type))" }.joined(separator: ", "))")

@@ -38,7 +38,9 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 ///
 /// - **Ports**: each available sink is an output port (`ServerSinkPort`); the diff against the
 ///   ports reported before gives what connects and disconnects. A sink whose active port becomes
-///   unavailable disconnects, available again connects.
+///   unavailable disconnects, available again connects; one whose active port is unplugged and
+///   that the server switched to another port (headphones → speakers, as both servers do) goes
+///   away and comes back as that port — its streams' sound left the device they played on.
 /// - **ALSA jacks** (`JackWatch`): for a sink on a card whose jacks the daemon reads directly, the
 ///   server's port availability and active port are ignored — the jacks report plugging once; the
 ///   sink itself still appears and goes with its card.
@@ -63,11 +65,9 @@ public struct ServerRouteUpdate: Sendable, Hashable {
 ///   sinks that did not come back disconnect. A server that never comes back leaves its last ports
 ///   listed. The microphone is reported unmuted at once.
 ///
-/// Known limit: the engine routes by session configuration, not by stream. A sink added at run
-/// time takes the route like a plugged jack (last connected wins) whether or not the server moves
-/// streams there (PulseAudio without module-switch-on-connect does not); a player still playing on
-/// the default is then paused when that sink goes. Matching players to their streams (issue 14's
-/// pid pairing) would let the sink a player's stream is on decide.
+/// Without the stream policy the engine's route decides, a model of one device for everyone; with
+/// it (`ServerRouteFollower.lossPerStream`) the route is the server's default sink and a sink's
+/// going away pauses only the sessions whose own streams played there (`AudibleSinks`).
 public struct ServerRoutes: Sendable {
     /// The jacks the daemon reads itself.
     public let jacks: JackWatch
@@ -95,8 +95,12 @@ public struct ServerRoutes: Sendable {
         }
         let now = availablePorts(in: change.current)
         serverDefault = change.current.defaultSink.map(ServerSinkPort.id(ofSink:)).flatMap { now[$0]?.id }
-        update.disconnected = ports.keys.filter { now[$0] == nil }.sorted()
-        update.connected = Self.defaultLast(now.values.filter { ports[$0.id] != $0 }, default: change.current.defaultSink)
+        // A sink whose active port was unplugged lost its output even where the server switched
+        // it to another port (headphones → speakers): it goes away and comes back as that port.
+        let unplugged = change.kind == .updated ? unpluggedSinks(from: change.previous, to: change.current) : []
+        update.disconnected = ports.keys.filter { now[$0] == nil || unplugged.contains($0) }.sorted()
+        update.connected = Self.defaultLast(now.values.filter { ports[$0.id] != $0 || unplugged.contains($0.id) },
+                                            default: change.current.defaultSink)
         ports = now
         switch change.kind {
         case .updated: update.picked = pick(from: change.previous, to: change.current)
@@ -106,6 +110,22 @@ public struct ServerRoutes: Sendable {
         }
         update.micMuted = reportMic(Self.isMicMuted(change.current))
         return update
+    }
+
+    /// The ports of the sinks, reported before, whose active port then was plugged and is
+    /// reported unplugged now — whether the server keeps it active (the sink is unavailable) or
+    /// switched to another port. Sinks whose plug state the jacks or BlueZ report are left out.
+    private func unpluggedSinks(from previous: AudioInventory, to current: AudioInventory) -> Set<String> {
+        var unplugged: Set<String> = []
+        for sink in current.devices.values where sink.id.kind == .sink && !jacks.covers(sink) {
+            let id = ServerSinkPort.id(ofSink: sink.name)
+            guard ports[id] != nil, let before = previous.device(.sink, named: sink.name),
+                  let active = before.activePort,
+                  let was = before.ports.first(where: { $0.name == active }), was.availability != .no,
+                  sink.ports.first(where: { $0.name == active })?.availability == .no else { continue }
+            unplugged.insert(id)
+        }
+        return unplugged
     }
 
     /// `ports` in a stable order with the default sink's last: automatic routing takes the last

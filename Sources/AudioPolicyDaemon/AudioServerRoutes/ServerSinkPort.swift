@@ -33,6 +33,16 @@ public enum JackWatch: Sendable, Hashable {
     }
 }
 
+extension JackWatch {
+    /// The server's sinks whose sound goes out through `port`, an output jack of the watched
+    /// control device `control` (its ids are `CONTROL:NAME Jack`, `JackMonitor`): every sink on
+    /// the watched card. None for any other port.
+    func sinks(behind port: AudioPort, control: String?, in inventory: AudioInventory) -> [String] {
+        guard let control, port.type.isOutput, port.id.hasPrefix(control + ":") else { return [] }
+        return inventory.devices.values.filter { $0.id.kind == .sink && covers($0) }.map(\.name).sorted()
+    }
+}
+
 /// How a sink of the audio server becomes an output port of the engine: id `pulse-sink:NAME`
 /// (the server's name is stable across server restarts, its index is not), the sink's description
 /// as the port's name, a type read from the sink's properties.

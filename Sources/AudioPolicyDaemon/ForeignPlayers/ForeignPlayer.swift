@@ -1,3 +1,4 @@
+import PolicyJournal
 import SessionCore
 
 /// One foreign MPRIS player as the policy sees it: its properties and what the policy did to it.

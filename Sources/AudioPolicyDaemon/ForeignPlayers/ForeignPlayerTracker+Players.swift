@@ -1,4 +1,5 @@
 import DBus
+import PolicyJournal
 import RemoteControl
 import SessionCore
 

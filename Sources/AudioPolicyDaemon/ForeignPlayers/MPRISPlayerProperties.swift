@@ -1,4 +1,5 @@
 import DBus
+import PolicyJournal
 import RemoteControl
 
 /// The few `org.mpris.MediaPlayer2.Player` properties the policy needs, as read with `GetAll` or
@@ -41,16 +42,9 @@ struct MPRISPlayerProperties: Sendable, Hashable {
         }
     }
 
-    /// The loudest `Volume` believed. MPRIS allows more than 1.0 (amplification), but a player
-    /// claiming more than this is wrong or hostile, and a ducking computed from it would be too.
-    static let maximumVolume = 10.0
-
-    /// `level` if it is a volume a player can really have (finite, 0…`maximumVolume`); nil — not
-    /// known — otherwise. The one check for every way a volume is read (`GetAll`, `Get`,
-    /// `PropertiesChanged`), so nothing is ever set from a value that failed it.
-    static func saneVolume(_ level: Double) -> Double? {
-        level.isFinite && level >= 0 && level <= maximumVolume ? level : nil
-    }
+    /// `level` if it is a volume a player can really have (`PlayerVolume`, the journal's rule
+    /// too); nil — not known — otherwise.
+    static func saneVolume(_ level: Double) -> Double? { PlayerVolume.sane(level) }
 
     /// `PropertiesChanged(s interface, a{sv} changed, as invalidated)` for the player interface;
     /// nil for another interface or a malformed body.

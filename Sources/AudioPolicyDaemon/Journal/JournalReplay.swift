@@ -1,4 +1,5 @@
 import DBus
+import PolicyJournal
 
 /// Undoes what a dead daemon's journal says it changed in other programs, as far as the rules
 /// allow and the programs still are as we left them:

@@ -1,4 +1,5 @@
 import DBus
+import PolicyJournal
 import Synchronization
 
 /// Pauses from a dead daemon's journal whose cause is still on the bus: a call that goes on after

@@ -1,4 +1,5 @@
 import AudioServer
+import PolicyJournal
 
 /// One step the stream policy decided, carried out in order outside its lock, on its thread:
 /// a journal entry is always written before the change it describes.

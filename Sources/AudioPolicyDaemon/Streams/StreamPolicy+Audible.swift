@@ -22,19 +22,58 @@ extension StreamPolicy {
         }
     }
 
-    /// Tells the engine which sessions played on `lost` (on the policy's thread, before the
-    /// change is applied: `AudibleSinks` holds where each was audible until now).
+    /// The engine's sessions placed by their streams now: a connected server shows a playback
+    /// stream of theirs on a sink. The engine's route never decides their device loss
+    /// (`DeviceLossScope`); their streams do.
+    public func placedSessions() -> Set<SessionID> {
+        state.withLock { state in
+            guard state.inventory.server != nil, !state.stopped else { return [] }
+            return Set(state.audible.bySession.keys.compactMap { state.sessions[$0]?.engine?.id })
+        }
+    }
+
+    /// Ports that no server reports went away (a jack of a card the daemon reads itself): the
+    /// sessions audible on the sinks behind them (`sinks`, from the inventory now) lose their
+    /// device. On the policy's thread, in line with the server's changes; the sink stays, so
+    /// where its streams' sound went is unknown, and privacy wins.
+    public func portsGone(_ ports: [AudioPort], sinks: @escaping @Sendable (AudioPort, AudioInventory) -> [String]) {
+        thread.enqueue { [weak self] in
+            guard let self else { return }
+            let behind = state.withLock { state -> [String: AudioPort] in
+                guard state.inventory.server != nil else { return [:] }
+                var behind: [String: AudioPort] = [:]
+                for port in ports {
+                    for sink in sinks(port, state.inventory) where behind[sink] == nil { behind[sink] = port }
+                }
+                return behind
+            }
+            reportDeviceLoss(behind, destination: nil, wirePlumberPauses: { _ in false })
+        }
+    }
+
+    /// Tells the engine which sessions played on `lost`, sinks that went away in `change` (on the
+    /// policy's thread, before the change is applied: `AudibleSinks` holds where each was
+    /// audible until now).
     func reportDeviceLoss(_ lost: [AudioPort], in change: InventoryChange) {
         guard !lost.isEmpty else { return }
         let ports = Dictionary(lost.map { (ServerSinkPort.sinkName(ofPort: $0.id) ?? $0.id, $0) }) { first, _ in first }
+        reportDeviceLoss(ports, destination: change.current.defaultSink,
+                         wirePlumberPauses: leavesDeviceLossToWirePlumber(change))
+    }
+
+    /// Sink name → the port lost with it: the sessions audible there lose their device, each told
+    /// of the ports it lost; `destination`: where the server sends their streams now (nil:
+    /// unknown); `wirePlumberPauses`: the sinks whose MPRIS players WirePlumber pauses itself.
+    private func reportDeviceLoss(_ ports: [String: AudioPort], destination: String?,
+                                  wirePlumberPauses: (String) -> Bool) {
+        guard !ports.isEmpty else { return }
         let losers = state.withLock { state -> [(Managed, [String])] in
             guard !state.stopped else { return [] }
-            let losses = state.audible.losses(of: Set(ports.keys), destination: change.current.defaultSink)
+            let losses = state.audible.losses(of: Set(ports.keys), destination: destination)
             return losses.sorted { $0.key < $1.key }.compactMap { number, sinks in
                 state.sessions[number].map { ($0, sinks) }
             }
         }
-        let wirePlumberPauses = leavesDeviceLossToWirePlumber(change)
         for (managed, sinks) in losers {
             guard let engine = managed.engine else { continue }
             let gone = sinks.joined(separator: ", ")
@@ -42,8 +81,10 @@ extension StreamPolicy {
                 log("\(managed.label) played on \(gone), which went away: WirePlumber pauses it (linking.pause-playback)")
                 continue
             }
-            log("\(managed.label) played on \(gone), which went away")
-            engine.system.reportDeviceLoss(sinks.compactMap { ports[$0] }, of: [engine.id])
+            let through = Set(sinks.compactMap { ports[$0] }).sorted { $0.id < $1.id }
+            let unplugged = through.filter { ServerSinkPort.sinkName(ofPort: $0.id) == nil }.map(\.name)
+            log("\(managed.label) played on \(gone), which went away" + (unplugged.isEmpty ? "" : " (\(unplugged.joined(separator: ", ")) unplugged)"))
+            engine.system.reportDeviceLoss(through, of: [engine.id])
         }
     }
 

@@ -1,4 +1,5 @@
 import AudioServer
+import PolicyJournal
 import SessionCore
 
 /// The decisions: what each stream should be given its session's state, and what to do so.

@@ -1,4 +1,5 @@
 import AudioServer
+import PolicyJournal
 
 /// Changes that outlived their stream or their daemon.
 ///

@@ -1,4 +1,5 @@
 import AudioServer
+import PolicyJournal
 
 /// Repairing the server's restore database directly (`pa_ext_stream_restore_read` / `…_write`,
 /// on PulseAudio and pipewire-pulse alike): when a stream we changed has gone, the entry of its

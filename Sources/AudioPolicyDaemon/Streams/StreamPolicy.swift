@@ -1,5 +1,6 @@
 import AudioServer
 import DBus
+import PolicyJournal
 import Posix
 import SessionCore
 import Synchronization

@@ -22,28 +22,24 @@ extension PolicyEngine {
     }
 
     /// Ports went away (unplugged, out of range, powered off). Sessions whose route used one get
-    /// `oldDeviceUnavailable` (G-HEADPHONES-OUT). A user pick of a removed port is cleared.
+    /// `oldDeviceUnavailable` (G-HEADPHONES-OUT) — those `scope` leaves to the route. A user pick
+    /// of a removed port is cleared.
     ///
-    /// `lossReportedPerSession`: the caller knows where each session really plays (an audio
-    /// server's streams) and names the sessions that lost their device with `reportDeviceLoss`;
-    /// the engine's own route, a model of one device for everyone, then pauses nobody — sessions
-    /// that move get `routeConfigurationChange` (still `noSuitableRouteForCategory` when nothing
-    /// usable is left).
-    public mutating func disconnect(_ portIDs: [String], lossReportedPerSession: Bool = false) -> [PolicyEffect] {
+    /// A session the caller places (`DeviceLossScope`: an audio server's streams say where it
+    /// plays) is never paused by the route: the caller names it with `reportDeviceLoss` where its
+    /// own sink went; if it moves, it gets `routeConfigurationChange` (still
+    /// `noSuitableRouteForCategory` when nothing usable is left).
+    public mutating func disconnect(_ portIDs: [String], scope: DeviceLossScope = .everySession) -> [PolicyEffect] {
         let removed = Set(portIDs)
         conditions.availableOutputs.removeAll { removed.contains($0.id) }
         conditions.availableInputs.removeAll { removed.contains($0.id) }
         if let picked = conditions.routeOverride, removed.contains(picked) { conditions.routeOverride = nil }
-        if lossReportedPerSession {
-            reroute(reason: .routeConfigurationChange, removed: [], everySession: false)
-        } else {
-            reroute(reason: .oldDeviceUnavailable, removed: removed, everySession: false)
-        }
+        reroute(reason: .oldDeviceUnavailable, removed: removed, everySession: false, scope: scope)
         return takeEffects()
     }
 
     /// `sessions` were playing on `lost`, which went away (G-HEADPHONES-OUT, decided per stream
-    /// by the caller; see `disconnect(_:lossReportedPerSession:)`): each existing one gets
+    /// by the caller; see `disconnect(_:scope:)`): each existing one gets
     /// `oldDeviceUnavailable` with `lost` as its previous outputs, and media apps pause. Unknown
     /// ids are ignored (a session removed meanwhile).
     public mutating func reportDeviceLoss(_ lost: [AudioPort], of sessions: [SessionID]) -> [PolicyEffect] {
@@ -82,7 +78,10 @@ extension PolicyEngine {
     }
 
     /// Recomputes every session's route and reports changes. O(registered sessions).
-    mutating func reroute(reason: RouteChangeReason, removed: Set<String>, everySession: Bool) {
+    /// `scope`: whom a removal in `removed` may give `oldDeviceUnavailable` (the others that
+    /// move get `routeConfigurationChange`).
+    mutating func reroute(reason: RouteChangeReason, removed: Set<String>, everySession: Bool,
+                          scope: DeviceLossScope = .everySession) {
         for id in records.ids {
             guard let record = records[id] else { continue }
             let route = RouteSelection.route(for: record.configuration, in: conditions)
@@ -91,7 +90,8 @@ extension PolicyEngine {
             var sessionReason = reason
             if route != record.route, let updated = records[id], !updated.isRouteUsable {
                 sessionReason = .noSuitableRouteForCategory
-            } else if !removed.isEmpty && !removed.contains(where: { record.route.contains(portID: $0) }) {
+            } else if !removed.isEmpty
+                        && (!scope.decidesByRoute(id) || !removed.contains(where: { record.route.contains(portID: $0) })) {
                 sessionReason = .routeConfigurationChange
             }
             emit(id, .routeChange(RouteChangeEvent(reason: sessionReason, previousRoute: record.route,

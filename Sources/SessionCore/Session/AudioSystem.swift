@@ -88,8 +88,8 @@ public final class AudioSystem: Sendable {
     /// Ports appeared (G-HEADPHONES-IN).
     public func connect(_ ports: [AudioPort]) { apply { $0.connect(ports) } }
     /// Ports went away (G-HEADPHONES-OUT).
-    public func disconnect(_ portIDs: [String], lossReportedPerSession: Bool = false) {
-        apply { $0.disconnect(portIDs, lossReportedPerSession: lossReportedPerSession) }
+    public func disconnect(_ portIDs: [String], scope: DeviceLossScope = .everySession) {
+        apply { $0.disconnect(portIDs, scope: scope) }
     }
     /// `sessions` lost their output `lost` (G-HEADPHONES-OUT, decided per stream).
     public func reportDeviceLoss(_ lost: [AudioPort], of sessions: [SessionID]) {

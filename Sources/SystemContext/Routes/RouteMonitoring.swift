@@ -18,8 +18,8 @@ public struct RouteMonitoring: Sendable {
 
     private(set) var pickWatcher: StateFileWatcher?
 
-    /// The control device whose jacks are read directly (nil: none is): the audio server's view
-    /// of the same jacks must not be reported a second time.
+    /// The control device whose jacks are read directly (nil: none is, or it has no jacks): the
+    /// audio server's view of the same jacks must not be reported a second time.
     public var jackControl: String? { jacks?.control }
 
     /// Whether Bluetooth audio devices are followed through BlueZ directly (the audio server's
@@ -49,7 +49,10 @@ public struct RouteMonitoring: Sendable {
                 }
             }
             routing.portsConnected(monitor.pluggedPorts)
-            jacks = monitor
+            // A control device without jacks (ALSA's `default` is the audio server's plugin on a
+            // desktop) watches nothing: keeping it would make the server's own view of the card's
+            // ports count for nothing (`jackControl`).
+            if monitor.ports.isEmpty { monitor.stop() } else { jacks = monitor }
         } catch {
             // Asked for by name: say why it is off. Derived from the output: say it only if it matters.
             if control != nil || device != nil { log("route monitoring off: \(error)") }

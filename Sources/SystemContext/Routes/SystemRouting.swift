@@ -20,6 +20,9 @@ public final class SystemRouting: Sendable {
         /// Where an audio server sends new streams (its default sink's port): the route while
         /// no pick is available, instead of the engine's automatic choice (nil: automatic).
         var serverDefault: String?
+        /// The sessions an audio server's streams place, while the daemon decides device loss
+        /// per stream (nil: the engine's route decides for everyone).
+        var placement: StreamPlacement?
     }
 
     /// The system the observations go to.
@@ -39,12 +42,25 @@ public final class SystemRouting: Sendable {
         applyPick()
     }
 
-    /// Ports that went away (unplugged, disconnected, out of range). `lossReportedPerSession`:
-    /// the caller tells the engine which sessions played there (`AudioSystem.reportDeviceLoss`),
-    /// and the engine's route pauses nobody (`PolicyEngine.disconnect(_:lossReportedPerSession:)`).
-    public func portsDisconnected(_ portIDs: [String], lossReportedPerSession: Bool = false) {
+    /// Ports that went away (unplugged, disconnected, out of range), with `scope` saying whom the
+    /// engine's route decides the loss for. nil: the placement does — the sessions it places are
+    /// told through it where their own streams played (a jack of the card their sink is on), and
+    /// the route decides only for the others; without a placement, for everyone.
+    public func portsDisconnected(_ portIDs: [String], scope: DeviceLossScope? = nil) {
         guard !portIDs.isEmpty else { return }
-        system.disconnect(portIDs, lossReportedPerSession: lossReportedPerSession)
+        if let scope { return system.disconnect(portIDs, scope: scope) }
+        guard let placement = state.withLock({ $0.placement }) else { return system.disconnect(portIDs) }
+        let gone = Set(portIDs)
+        let ports = system.conditions.availableOutputs.filter { gone.contains($0.id) }
+        let placed = placement.placed()
+        system.disconnect(portIDs, scope: .sessionsNotIn(placed))
+        if !ports.isEmpty { placement.portsGone(ports) }
+    }
+
+    /// From now on the sessions `placement` places are decided by their streams (nil: by the
+    /// engine's route again).
+    public func decideLoss(by placement: StreamPlacement?) {
+        state.withLock { $0.placement = placement }
     }
 
     /// The system output volume changed (muted counts as 0).
@@ -127,5 +143,20 @@ public final class SystemRouting: Sendable {
         } catch {
             log("cannot pick output \(pick ?? "auto"): \(error)")
         }
+    }
+}
+
+/// Where an audio server's streams say each session plays, for the ports no server reports
+/// itself (the jacks the daemon reads, BlueZ devices): `SystemRouting` spares the sessions it
+/// places from the engine's route (one device for everyone) and tells it what went away.
+public struct StreamPlacement: Sendable {
+    /// The sessions whose streams are known now.
+    public var placed: @Sendable () -> Set<SessionID>
+    /// Ports that went away: the placed sessions audible through them lose their device.
+    public var portsGone: @Sendable ([AudioPort]) -> Void
+
+    public init(placed: @escaping @Sendable () -> Set<SessionID>, portsGone: @escaping @Sendable ([AudioPort]) -> Void) {
+        self.placed = placed
+        self.portsGone = portsGone
     }
 }

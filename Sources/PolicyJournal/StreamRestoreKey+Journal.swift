@@ -1,41 +1,8 @@
 import AudioServer
-import FoundationEssentials
 
-/// What the server's restore database files a playback stream's volume and mute under — the key
-/// both servers compute (`AudioStream.restoreKey`: `module-stream-restore.id`, else
-/// `sink-input-by-media-role:ROLE`, by application id, name or media name). Compared without
-/// regard to case: pipewire-pulse hands roles to WirePlumber renamed (`music` → `Music`).
-///
-/// Used to repair what the database kept of a stream that ended while we had it ducked or muted:
-/// the entry itself (`writeRestoreEntry`), else the next stream of that key.
-public struct StreamRestoreKey: Sendable, Hashable, CustomStringConvertible {
-    /// The server's key, as it spells it.
-    public let value: String
-
-    public init(value: String) {
-        self.value = value
-    }
-
-    /// The key of `stream`; nil when it has neither role, application nor media name.
-    public init?(_ stream: AudioStream) {
-        guard let key = stream.restoreKey, !key.isEmpty else { return nil }
-        value = key
-    }
-
-    /// For a stream with nothing to key it by: never matched against another stream.
-    public static let none = StreamRestoreKey(value: "none")
-
-    /// Whether another stream can share it (the database files them together).
-    public var isShared: Bool { self != .none }
-
-    public static func == (lhs: StreamRestoreKey, rhs: StreamRestoreKey) -> Bool {
-        lhs.value.lowercased() == rhs.value.lowercased()
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(value.lowercased())
-    }
-
+/// A restore key as one field of a journal line (`StreamJournalEntry`): any text, with nothing in
+/// it that could split or end the line.
+extension StreamRestoreKey {
     /// Percent-encoded: one journal field.
     /// Every UTF-8 byte other than ASCII letters, digits and `:._-` as `%XX` (upper-case hex).
     var encoded: String {
@@ -63,7 +30,7 @@ public struct StreamRestoreKey: Sendable, Hashable, CustomStringConvertible {
             bytes.append(high << 4 | low)
         }
         guard !bytes.isEmpty, bytes.count <= 1024, let decoded = String(validating: bytes, as: UTF8.self) else { return nil }
-        value = decoded
+        self.init(value: decoded)
     }
 
     private static func isPlain(_ byte: UInt8) -> Bool {
@@ -88,6 +55,4 @@ public struct StreamRestoreKey: Sendable, Hashable, CustomStringConvertible {
         default: return nil
         }
     }
-
-    public var description: String { value }
 }

@@ -81,6 +81,6 @@ extension JournalEntry {
 
     /// A volume as a player can hold it: the rule every volume read from a player follows.
     private static func volume(_ text: Substring) -> Double? {
-        Double(text).flatMap(MPRISPlayerProperties.saneVolume)
+        Double(text).flatMap(PlayerVolume.sane)
     }
 }
