@@ -10,7 +10,9 @@
 // Dependencies point one way:
 //   mprisd → AudioPolicyDaemon → AudioPolicyClient (the wire format), SystemContext, RemoteControl,
 //            PolicyJournal (what the daemon changed in other programs: entries, file, lock) →
-//            AudioServer, SystemContext, DBus
+//            AudioServer, SystemContext, DBus; AppClassification (what counts as a call, a prompt,
+//            music: the apps file, known apps, media roles, the classifier) → AudioServer,
+//            SessionCore, SystemContext; mprisd → AppClassification (`mprisd apps`)
 //   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
 //   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
 //   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
@@ -76,6 +78,10 @@ let package = Package(
         .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
         // What the daemon changed in other programs, written down before it is made: the
         // journal's entries, its file and its lock; the daemon replays and undoes them.
+        // What counts as a call, a prompt or music: the user's apps file, the known apps, the media
+        // roles of both servers, the classifier of a stream — read by the daemon, and by
+        // `mprisd apps`, which edits the file.
+        .target(name: "AppClassification", dependencies: ["AudioServer", "SessionCore", "SystemContext"], swiftSettings: strict),
         .target(name: "PolicyJournal", dependencies: ["AudioServer", "SystemContext", "DBus"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "AudioPolicyClient", "SystemContext",
@@ -84,7 +90,8 @@ let package = Package(
 
         // The daemon, started by the executable.
         .target(name: "AudioPolicyDaemon",
-                dependencies: ["AudioPolicyClient", "SystemContext", "AudioServer", "PolicyJournal", "RemoteControl", "AudioDevices",
+                dependencies: ["AudioPolicyClient", "AppClassification", "SystemContext", "AudioServer", "PolicyJournal",
+                               "RemoteControl", "AudioDevices",
                                "SessionCore", "DBus", "Posix"],
                 swiftSettings: strict),
 
@@ -94,7 +101,8 @@ let package = Package(
         .executableTarget(name: "mprisd-control", dependencies: ["DBus", "Posix"], swiftSettings: strict,
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "mprisd",
-                          dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "RemoteControl", "AudioDevices",
+                          dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "SystemContext", "RemoteControl",
+                                         "AudioDevices",
                                          "Player", "SessionCore", "DBus", "Posix", "CLinux"],
                           swiftSettings: strict),
 
@@ -120,7 +128,8 @@ let package = Package(
                     dependencies: ["AudioPolicyClient", "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AudioPolicyDaemonTests",
-                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "SystemContext", "AudioServer", "PolicyJournal",
+                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "SystemContext", "AudioServer",
+                                   "PolicyJournal",
                                    "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],

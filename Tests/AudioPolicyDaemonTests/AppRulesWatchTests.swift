@@ -1,3 +1,4 @@
+import AppClassification
 import AudioPolicyDaemon
 import Foundation
 import SystemContext

@@ -1,3 +1,4 @@
+@testable import AppClassification
 import AudioPolicyClient
 @testable import AudioPolicyDaemon
 import AudioServer

@@ -1,3 +1,4 @@
+@testable import AppClassification
 @testable import AudioPolicyDaemon
 import AudioServer
 import SessionCore

@@ -1,3 +1,4 @@
+import AppClassification
 import AudioPolicyClient
 import AudioPolicyDaemon
 import DBus

@@ -1,3 +1,4 @@
+import AppClassification
 import AudioDevices
 import AudioPolicyClient
 import AudioServer

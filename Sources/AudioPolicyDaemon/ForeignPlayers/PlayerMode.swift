@@ -1,3 +1,4 @@
+import AppClassification
 import SessionCore
 import SystemContext
 

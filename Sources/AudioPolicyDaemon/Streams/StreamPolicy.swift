@@ -1,3 +1,4 @@
+import AppClassification
 import AudioServer
 import DBus
 import PolicyJournal
