@@ -12,7 +12,9 @@
 //            PolicyJournal (what the daemon changed in other programs: entries, file, lock) →
 //            AudioServer, SystemContext, DBus; AppClassification (what counts as a call, a prompt,
 //            music: the apps file, known apps, media roles, the classifier) → AudioServer,
-//            SessionCore, SystemContext; mprisd → AppClassification (`mprisd apps`)
+//            SessionCore, SystemContext; mprisd → AppClassification (`mprisd apps`);
+//            MPRISDirectory (the one watch of the MPRIS players, the calls made to them) → DBus,
+//            RemoteControl, SessionCore, Posix
 //   mprisd → Player → AudioPolicyClient, SystemContext, RemoteControl (never the daemon)
 //   AudioPolicyClient → DBus, SessionCore;  SystemContext → AudioDevices, DBus, SessionCore
 //   RemoteControl → DBus, SessionCore;  AudioDevices → SessionCore;  everything Swift → Posix
@@ -82,6 +84,10 @@ let package = Package(
         // roles of both servers, the classifier of a stream — read by the daemon, and by
         // `mprisd apps`, which edits the file.
         .target(name: "AppClassification", dependencies: ["AudioServer", "SessionCore", "SystemContext"], swiftSettings: strict),
+        // The one watch of the MPRIS players (their properties, identity, owner process, the
+        // per-owner quota, the proxy and ignore rules) and the closed list of calls the daemon
+        // ever makes to a player.
+        .target(name: "MPRISDirectory", dependencies: ["DBus", "RemoteControl", "SessionCore", "Posix"], swiftSettings: strict),
         .target(name: "PolicyJournal", dependencies: ["AudioServer", "SystemContext", "DBus"], swiftSettings: strict),
 
         .target(name: "Player", dependencies: ["AudioDevices", "RemoteControl", "AudioPolicyClient", "SystemContext",
@@ -90,8 +96,8 @@ let package = Package(
 
         // The daemon, started by the executable.
         .target(name: "AudioPolicyDaemon",
-                dependencies: ["AudioPolicyClient", "AppClassification", "SystemContext", "AudioServer", "PolicyJournal",
-                               "RemoteControl", "AudioDevices",
+                dependencies: ["AudioPolicyClient", "AppClassification", "MPRISDirectory", "SystemContext", "AudioServer",
+                               "PolicyJournal", "RemoteControl", "AudioDevices",
                                "SessionCore", "DBus", "Posix"],
                 swiftSettings: strict),
 
@@ -101,7 +107,8 @@ let package = Package(
         .executableTarget(name: "mprisd-control", dependencies: ["DBus", "Posix"], swiftSettings: strict,
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "mprisd",
-                          dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "SystemContext", "RemoteControl",
+                          dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "MPRISDirectory", "SystemContext",
+                                         "RemoteControl",
                                          "AudioDevices",
                                          "Player", "SessionCore", "DBus", "Posix", "CLinux"],
                           swiftSettings: strict),
@@ -128,8 +135,8 @@ let package = Package(
                     dependencies: ["AudioPolicyClient", "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AudioPolicyDaemonTests",
-                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "SystemContext", "AudioServer",
-                                   "PolicyJournal",
+                    dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "MPRISDirectory", "SystemContext",
+                                   "AudioServer", "PolicyJournal",
                                    "PolicyTestSupport", "DBus", "SessionCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SystemContextTests", dependencies: ["SystemContext", "DBus", "SessionCore", "TestSupport"],

@@ -2,6 +2,7 @@ import AudioPolicyClient
 import AudioPolicyDaemon
 import DBus
 import Foundation
+import MPRISDirectory
 import SessionCore
 import TestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import AudioPolicyDaemon
 import DBus
 import Foundation
+import MPRISDirectory
 import Posix
 import SessionCore
 import Synchronization

@@ -1,6 +1,7 @@
 import AudioPolicyDaemon
 import DBus
 import Foundation
+import MPRISDirectory
 import SessionCore
 import Synchronization
 import TestSupport

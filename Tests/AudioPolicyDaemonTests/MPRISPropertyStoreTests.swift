@@ -1,5 +1,6 @@
 @testable import AudioPolicyDaemon
 import DBus
+@testable import MPRISDirectory
 import XCTest
 
 /// The directory's one copy of a player's properties: every way a change can come, table-tested.

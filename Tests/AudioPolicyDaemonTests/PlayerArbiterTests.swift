@@ -1,5 +1,6 @@
 import AudioPolicyDaemon
 import DBus
+import MPRISDirectory
 import Synchronization
 import TestSupport
 import XCTest

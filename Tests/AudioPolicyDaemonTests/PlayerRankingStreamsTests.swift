@@ -1,6 +1,7 @@
 import AudioPolicyClient
 import AudioPolicyDaemon
 import Foundation
+import MPRISDirectory
 import XCTest
 
 /// Players whose audio-server streams have been gone for the limit leave their audio context

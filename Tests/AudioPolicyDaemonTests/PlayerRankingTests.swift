@@ -1,6 +1,7 @@
 import AudioPolicyClient
 import AudioPolicyDaemon
 import Foundation
+import MPRISDirectory
 import XCTest
 
 /// The arbiter's choice (`PlayerRanking`) through every transition, without a bus.

@@ -2,6 +2,7 @@ import AppClassification
 import AudioPolicyDaemon
 import DBus
 import Foundation
+import MPRISDirectory
 import Posix
 import SessionCore
 import TestSupport

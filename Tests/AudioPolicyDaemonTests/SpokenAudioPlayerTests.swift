@@ -3,6 +3,7 @@ import AudioPolicyClient
 import AudioPolicyDaemon
 import DBus
 import Foundation
+import MPRISDirectory
 import PolicyTestSupport
 import SessionCore
 import TestSupport

@@ -1,5 +1,6 @@
 import DBus
 import FoundationEssentials
+import MPRISDirectory
 import RemoteControl
 
 /// The players as the directory tells them: ranked from their appearance, re-ranked on every

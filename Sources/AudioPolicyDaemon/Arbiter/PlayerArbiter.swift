@@ -1,6 +1,7 @@
 import AudioPolicyClient
 import DBus
 import FoundationEssentials
+import MPRISDirectory
 import RemoteControl
 import SessionCore
 import Synchronization

@@ -1,5 +1,6 @@
 import AudioPolicyClient
 import FoundationEssentials
+import MPRISDirectory
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MPRISDirectory
 
 /// Which player the media keys and the headset act on, and why: pure state, no I/O, fed with
 /// what the players say (`appeared`, `statusChanged`, `vanished`) and what the user asks (`pin`,

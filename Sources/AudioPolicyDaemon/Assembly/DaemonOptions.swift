@@ -1,3 +1,4 @@
+import MPRISDirectory
 /// What `mprisd` (the daemon) was asked to do.
 public struct DaemonOptions: Sendable {
     /// The program's version, for the log and the status document.

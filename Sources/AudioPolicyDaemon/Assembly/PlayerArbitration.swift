@@ -2,6 +2,7 @@ import AudioPolicyClient
 import AudioServer
 import DBus
 import FoundationEssentials
+import MPRISDirectory
 import SessionCore
 
 /// The daemon's player arbiter (issue 16): made, wired to the policy object and started.

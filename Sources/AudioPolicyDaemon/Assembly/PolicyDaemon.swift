@@ -4,6 +4,7 @@ import AudioPolicyClient
 import AudioServer
 import DBus
 import FoundationEssentials
+import MPRISDirectory
 import PolicyJournal
 import Posix
 import SessionCore

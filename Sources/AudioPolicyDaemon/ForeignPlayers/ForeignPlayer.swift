@@ -1,3 +1,4 @@
+import MPRISDirectory
 import PolicyJournal
 import SessionCore
 

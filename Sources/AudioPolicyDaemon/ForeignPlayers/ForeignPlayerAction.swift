@@ -1,3 +1,4 @@
+import MPRISDirectory
 import PolicyJournal
 /// What a decision about a foreign player asks the tracker to do. Decisions are made under the
 /// tracker's lock; actions are carried out after it is released (they call into the policy engine,

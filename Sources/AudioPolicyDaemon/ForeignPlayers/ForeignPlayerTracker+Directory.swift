@@ -1,4 +1,5 @@
 import DBus
+import MPRISDirectory
 import RemoteControl
 
 /// The players as the daemon's `PlayerDirectory` tells them: each appearance of a player that is

@@ -1,6 +1,7 @@
 import AppClassification
 import AudioPolicyClient
 import DBus
+import MPRISDirectory
 import PolicyJournal
 import SessionCore
 import Synchronization

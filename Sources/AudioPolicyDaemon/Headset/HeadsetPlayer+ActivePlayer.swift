@@ -1,4 +1,5 @@
 import DBus
+import MPRISDirectory
 import RemoteControl
 
 /// Following the active player: its properties as the directory has them, kept for the

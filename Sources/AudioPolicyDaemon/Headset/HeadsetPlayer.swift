@@ -1,4 +1,5 @@
 import DBus
+import MPRISDirectory
 import SessionCore
 import Synchronization
 import SystemContext

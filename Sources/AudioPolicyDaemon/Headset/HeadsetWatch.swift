@@ -1,4 +1,5 @@
 import DBus
+import MPRISDirectory
 
 /// The headset player on the daemon's system-bus connection, made and stopped by the daemon.
 struct HeadsetWatch {

@@ -1,4 +1,5 @@
 import DBus
+import MPRISDirectory
 import PolicyJournal
 
 /// Undoes what a dead daemon's journal says it changed in other programs, as far as the rules

@@ -1,4 +1,5 @@
 import DBus
+import MPRISDirectory
 import PolicyJournal
 import Synchronization
 

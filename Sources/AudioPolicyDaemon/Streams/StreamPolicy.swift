@@ -1,6 +1,7 @@
 import AppClassification
 import AudioServer
 import DBus
+import MPRISDirectory
 import PolicyJournal
 import Posix
 import SessionCore

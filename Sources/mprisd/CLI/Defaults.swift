@@ -1,4 +1,5 @@
 import AudioPolicyDaemon
+import MPRISDirectory
 import Player
 import SystemContext
 #if canImport(Glibc)

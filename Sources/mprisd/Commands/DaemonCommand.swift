@@ -1,4 +1,5 @@
 import AudioPolicyDaemon
+import MPRISDirectory
 
 extension Commands {
     static let daemon = Command(

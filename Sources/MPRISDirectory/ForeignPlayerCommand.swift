@@ -1,18 +1,17 @@
-import AppClassification
 import DBus
 import RemoteControl
 
 /// Everything the daemon ever asks of a foreign player. A player is someone else's program: the
 /// policy may pause it, resume what it paused and lower its volume — nothing else (no Stop, no
 /// seeking, no OpenUri, no Quit). Keeping the list closed here makes that a property of the type.
-enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
+public enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
     case pause
     case play
     case setVolume(Double)
 
     /// The method call to `owner` (the player's unique name, so a call never reaches whoever
     /// takes the well-known name over in between).
-    func message(to owner: String) -> Message {
+    public func message(to owner: String) -> Message {
         switch self {
         case .pause:
             return .methodCall(destination: owner, path: MPRISNames.objectPath,
@@ -29,7 +28,7 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The past tense for the log line ("paused org.mpris.MediaPlayer2.mpv: …").
-    var description: String {
+    public var description: String {
         switch self {
         case .pause: "paused"
         case .play: "resumed"
@@ -37,7 +36,7 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func format(_ volume: Double) -> String {
+    public static func format(_ volume: Double) -> String {
         let rounded = (volume * 1000).rounded() / 1000
         return "\(rounded)"
     }
@@ -45,9 +44,9 @@ enum ForeignPlayerCommand: Sendable, Hashable, CustomStringConvertible {
 
 /// The reads: the player's properties, and single ones (its volume just before a ducking, its
 /// status after an interruption), asked of its unique name.
-enum ForeignPlayerQuery {
+public enum ForeignPlayerQuery {
     /// `Properties.Get` of one property of the Player interface (`Volume`, `PlaybackStatus`).
-    static func property(_ name: String, of owner: String) -> Message {
+    public static func property(_ name: String, of owner: String) -> Message {
         .methodCall(destination: owner, path: MPRISNames.objectPath,
                     interface: StandardInterfaceName.properties, member: "Get",
                     body: [.string(MPRISNames.playerInterface), .string(name)])
@@ -55,13 +54,13 @@ enum ForeignPlayerQuery {
 
     /// `Properties.Get` of the root interface's `Identity` ("VLC media player"), which a
     /// `player` rule may name (`AppRules.PlayerRule`).
-    static func identity(of owner: String) -> Message {
+    public static func identity(of owner: String) -> Message {
         .methodCall(destination: owner, path: MPRISNames.objectPath,
                     interface: StandardInterfaceName.properties, member: "Get",
                     body: [.string(MPRISNames.rootInterface), .string("Identity")])
     }
 
-    static func getAll(of owner: String) -> Message {
+    public static func getAll(of owner: String) -> Message {
         .methodCall(destination: owner, path: MPRISNames.objectPath,
                     interface: StandardInterfaceName.properties, member: "GetAll",
                     body: [.string(MPRISNames.playerInterface)])

@@ -6,16 +6,16 @@ import Synchronization
 /// once per name and remembered while the name exists.
 ///
 /// Asynchronous: the answer arrives on the connection's I/O thread, which never waits for it.
-final class OwnerProcessIDs: Sendable {
+public final class OwnerProcessIDs: Sendable {
     private let connection: Connection
     private let known = Mutex<[String: Int32]>([:])
 
-    init(connection: Connection) {
+    public init(connection: Connection) {
         self.connection = connection
     }
 
     /// Calls `done` with the pid of `owner` (nil when the bus does not know it), at once if known.
-    func lookUp(_ owner: String, done: @escaping @Sendable (Int32?) -> Void) {
+    public func lookUp(_ owner: String, done: @escaping @Sendable (Int32?) -> Void) {
         if let pid = known.withLock({ $0[owner] }) { return done(pid) }
         let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
                                       interface: BusDaemon.interface, member: "GetConnectionUnixProcessID",
@@ -29,7 +29,7 @@ final class OwnerProcessIDs: Sendable {
     }
 
     /// Forgets `owner` (it left the bus; a unique name never comes back).
-    func forget(_ owner: String) {
+    public func forget(_ owner: String) {
         known.withLock { $0[owner] = nil }
     }
 }

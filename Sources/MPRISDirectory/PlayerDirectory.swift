@@ -116,7 +116,7 @@ public final class PlayerDirectory: Sendable {
     /// A reader's start: `handler` observes (`observe`), `keep` takes the subscription (false:
     /// the reader stopped meanwhile, and it is cancelled), then the directory starts if no other
     /// reader started it; `completion` gets the first look's result.
-    func attach(_ handler: @escaping Handler, keep: (EventSubscription) -> Bool,
+    public func attach(_ handler: @escaping Handler, keep: (EventSubscription) -> Bool,
                 completion: @escaping @Sendable (Result<Void, DBusError>) -> Void) {
         let observation = observe(handler)
         guard keep(observation) else {

@@ -10,7 +10,7 @@ import Posix
 public struct PlayerIgnoreList: Sendable, Hashable {
     public private(set) var rules: [String]
 
-    static let prefix = "org.mpris.MediaPlayer2."
+    public static let prefix = "org.mpris.MediaPlayer2."
 
     /// Names that are never players of their own but proxies of another one (`playerctld`
     /// mirrors the player it follows, status included): choosing one would rank the same player
