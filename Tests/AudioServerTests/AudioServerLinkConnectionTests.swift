@@ -37,7 +37,8 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         XCTAssertNil(recorder.link.absenceReason)
         // A pipewire-pulse that has just started may have no default sink yet (WirePlumber picks
         // it a moment later; the link reads it then): waited for, not asserted at the connection.
-        await recorder.waitFor("the default sink known") { $0.defaultSink == server.sinkName }
+        // Waited for as long as the link itself keeps asking (`LinkCore.defaultCheckDelays`).
+        await recorder.waitFor("the default sink known", timeout: .seconds(65)) { $0.defaultSink == server.sinkName }
         XCTAssertEqual(recorder.link.inventory.defaultSink, server.sinkName)
         XCTAssertEqual(recorder.changes.first?.previous, AudioInventory())
         XCTAssertEqual(recorder.logLines.count, 2, "one line for the absence, one for the connection: \(recorder.logLines)")
