@@ -41,7 +41,7 @@ extension PlayerArbiter {
             guard state.phase == .running else { return false }
             state.followed[player.busName] = Followed(owner: player.owner, token: player.appearance)
             state.ranking.appeared(player.busName, owner: player.owner, status: nil, at: at)
-            if let pid = player.processID { state.streams.pairing.pids[player.busName] = pid }
+            if let pid = player.processID { state.streams.pids[player.busName] = pid }
             return true
         }
         if kept { announce() }
@@ -51,7 +51,7 @@ extension PlayerArbiter {
         let removed = state.withLock { state -> Bool in
             guard state.followed[player.busName]?.token == player.appearance else { return false }
             state.followed[player.busName] = nil
-            state.streams.pairing.pids[player.busName] = nil
+            state.streams.pids[player.busName] = nil
             state.ranking.vanished(player.busName)
             return true
         }
@@ -65,7 +65,7 @@ extension PlayerArbiter {
         guard let pid = player.processID else { return }
         let kept = state.withLock { state -> Bool in
             guard state.followed[player.busName]?.token == player.appearance else { return false }
-            state.streams.pairing.pids[player.busName] = pid
+            state.streams.pids[player.busName] = pid
             return true
         }
         if kept { updatePresence() }

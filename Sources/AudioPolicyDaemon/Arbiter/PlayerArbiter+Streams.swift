@@ -2,21 +2,25 @@ import AudioServer
 import FoundationEssentials
 
 /// The players' audio-server streams (issue 16): a player whose streams have been gone for the
-/// ranking's limit leaves its audio context (PlayerRanking+Streams.swift). This side does the
-/// I/O: the owners' pids from the directory, the streams' process trees from `/proc`, the inventory
-/// from the daemon's `AudioServerLink`, and one timer of the link's loop for the earliest
-/// deadline — armed only while one is pending, moved as the ranking changes, so an idle daemon
-/// with no player on its way out wakes up for nothing.
+/// ranking's limit leaves its audio context (PlayerRanking+Streams.swift). The streams come
+/// joined to the players from the daemon's one join (`PlayerStreams`, fed first by the same link
+/// change); the owners' pids from the directory's events, in order. One timer of the link's
+/// loop waits for the earliest deadline — armed only while one is pending, moved as the ranking
+/// changes, so an idle daemon with no player on its way out wakes up for nothing.
 ///
 /// Threads: inventory changes and the timer come on the link's thread, pids on the bus's;
-/// all state is the arbiter's, behind its lock, which is never held while reading `/proc` or
-/// arming the timer.
+/// all state is the arbiter's, behind its lock, which is never held while arming the timer.
 extension PlayerArbiter {
     /// What the arbiter follows of the audio server.
     struct StreamFollowing {
         /// The daemon's link, once `follow(audioServer:)`: without it no player is paired.
         var link: AudioServerLink?
-        var pairing = PlayerStreamPairing()
+        /// The daemon's join of players and streams, read at each of the link's changes.
+        var players: PlayerStreams?
+        /// Each player's owner's process, by bus name, once the bus answered.
+        var pids: [String: Int32] = [:]
+        /// The playback streams as of the last change that added or removed one.
+        var join = PlayerStreamJoin()
         /// The timer armed for `deadline`, if any.
         var timer: LoopTimer?
         var deadline: Date?
@@ -24,46 +28,36 @@ extension PlayerArbiter {
         var generation: UInt64 = 0
     }
 
-    /// Pairs the players with their streams on `link`'s server from now on; the caller passes
-    /// each of the link's changes to `inventoryChanged`.
-    public func follow(audioServer link: AudioServerLink) {
-        state.withLock { $0.streams.link = link }
+    /// Pairs the players with their streams on `link`'s server from now on, as `streams` joins
+    /// them; the caller passes each of the link's changes to `inventoryChanged`, after
+    /// `streams` had it.
+    public func follow(audioServer link: AudioServerLink, streams: PlayerStreams) {
+        state.withLock { state in
+            state.streams.link = link
+            state.streams.players = streams
+        }
     }
 
-    /// One change of the link's inventory (on the link's thread): the streams' process trees are
-    /// read for the streams that appeared; every player's presence is told to the ranking.
+    /// One change of the link's inventory (on the link's thread): when a stream came or went (or
+    /// the server did), every player's presence is told to the ranking.
     public func inventoryChanged(_ change: InventoryChange) {
-        let connected: Bool = if case .disconnected = change.kind { false } else { true }
-        let streams = connected ? PlayerStreamPairing.playbackStreams(of: change.current) : []
-        let known = state.withLock { state -> Set<StreamID>? in
-            guard state.streams.link != nil else { return nil }
-            // A volume, a cork, a property: not a stream that came or went.
-            let ids = Set(streams.map(\.id))
-            if case .updated = change.kind, state.streams.pairing.connected,
-               ids == Set(state.streams.pairing.chains.keys) { return nil }
-            return Set(state.streams.pairing.chains.keys)
+        let changed = state.withLock { state -> Bool in
+            guard let players = state.streams.players else { return false }
+            let join = players.current
+            // A volume, a cork, a move: not a stream that came or went.
+            if join.connected == state.streams.join.connected,
+               Set(join.streams.keys) == Set(state.streams.join.streams.keys) { return false }
+            state.streams.join = join
+            return true
         }
-        guard let known else { return }
-        // Read once per stream, while its process is alive (`ProcessAncestry`).
-        var read: [StreamID: [Int32]] = [:]
-        for stream in streams where !known.contains(stream.id) {
-            read[stream.id] = stream.processID.map { ProcessAncestry.chain(from: $0) } ?? []
-        }
-        state.withLock { state in
-            let kept = state.streams.pairing.chains
-            state.streams.pairing.connected = connected
-            state.streams.pairing.chains = Dictionary(uniqueKeysWithValues: streams.map { stream in
-                (stream.id, read[stream.id] ?? kept[stream.id] ?? [])
-            })
-        }
-        updatePresence()
+        if changed { updatePresence() }
     }
 
     /// Tells the ranking which players have streams now, then announces.
     func updatePresence() {
         let at = now()
         state.withLock { state in
-            for (name, present) in state.streams.pairing.presence(of: state.followed.keys) {
+            for (name, present) in state.streams.join.presence(of: state.followed.keys, pids: state.streams.pids) {
                 state.ranking.streamsChanged(name, present: present, at: at)
             }
         }

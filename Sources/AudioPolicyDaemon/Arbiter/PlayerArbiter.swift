@@ -20,8 +20,8 @@ import Synchronization
 /// process and its end, in order (PlayerArbiter+Players.swift). All on the connection's I/O
 /// thread; idle, it costs nothing.
 ///
-/// Where the daemon follows an audio server (`follow(audioServer:)`), it also pairs each player
-/// with the playback streams of its process tree, and a player whose streams have been gone for
+/// Where the daemon follows an audio server (`follow(audioServer:streams:)`), it reads which
+/// players have playback streams from the daemon's one join (`PlayerStreams`), and a player whose streams have been gone for
 /// `PlayerRanking.streamsGoneLimit` leaves its context (PlayerArbiter+Streams.swift): one timer
 /// of the link's loop, armed only while such a deadline is pending.
 ///

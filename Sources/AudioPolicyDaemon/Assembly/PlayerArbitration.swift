@@ -10,10 +10,12 @@ enum PlayerArbitration {
     /// An arbiter of `directory`'s players, served by `service`, asked about pauses of
     /// the policy through the tracker's sessions (foreign players) and the service's (our own
     /// clients, which pause themselves when their session is interrupted).
-    /// The arbiter also pairs the players with their streams on `audioServer`'s server (before
-    /// the link starts: the caller passes it every change, `PlayerArbiter.inventoryChanged`).
+    /// The arbiter also follows which players have streams on `audioServer`'s server, as
+    /// `streams` joins them (before the link starts: the caller passes it every change after
+    /// `streams`, `PlayerArbiter.inventoryChanged`).
     static func start(directory: PlayerDirectory, service: PolicyService, players: ForeignPlayerTracker,
                       system: AudioSystem, ignore: PlayerIgnoreList, audioServer: AudioServerLink,
+                      streams: PlayerStreams,
                       label: @escaping @Sendable (SessionID) -> String?, log: DaemonLog) -> PlayerArbiter {
         let limit = streamsGoneLimit(log: log)
         let arbiter = PlayerArbiter(directory: directory, ignore: ignore, streamsGoneLimit: limit, pauseCause: { busName, owner in
@@ -22,7 +24,7 @@ enum PlayerArbitration {
             return cause.map { describe($0, label: label) }
         }, log: { log.info($0) })
         if !ignore.rules.isEmpty { log.info("players ignored by the media keys: \(ignore.rules.joined(separator: ", "))") }
-        arbiter.follow(audioServer: audioServer)
+        arbiter.follow(audioServer: audioServer, streams: streams)
         service.follow(arbiter: arbiter)
         arbiter.start { result in
             if case .failure(let error) = result { log.warning("players not arbitrated: \(error)") }

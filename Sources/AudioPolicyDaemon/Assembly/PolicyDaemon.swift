@@ -64,6 +64,13 @@ public enum PolicyDaemon {
         // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
         // Made before the service, whose `GetStatus` reads it; started once the name is ours.
         let audioServer = AudioServerLink { log.info("audio server: \($0)") }
+        // The one directory of the MPRIS players (issue 23): the policy, the arbiter and the
+        // headset all read it; it starts with the first of them, after the apps file is read.
+        let directory = PlayerDirectory(connection: connection) { log.info($0) }
+        defer { directory.stop() }
+        // The players joined with their streams, fed first by each of the link's changes: the
+        // arbiter and the status read it; the stream policy shares its process trees.
+        let playerStreams = PlayerStreams()
         // WirePlumber's own pause on device loss (0.5.11+), followed while the server is PipeWire.
         let wirePlumber = WirePlumberSettings { setting in
             switch setting {
@@ -102,6 +109,9 @@ public enum PolicyDaemon {
                 audioServerStatus(&status)
                 status.apps = streamPolicy.apps()
                 streamPolicy.fillAudibleSinks(&status)
+                if let audible = playerStreams.audibleSinks(of: directory.players) {
+                    for index in status.players.indices { status.players[index].audibleOn = audible[status.players[index].busName] ?? [] }
+                }
             })
         do {
             try service.start()
@@ -135,7 +145,7 @@ public enum PolicyDaemon {
         // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
         // follows the sessions and the link below.
         let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal,
-                                       wirePlumber: wirePlumber, log: log)
+                                       wirePlumber: wirePlumber, trees: playerStreams.trees, log: log)
         // The audio server's sinks as ports, its default sink as the pick, the mic mute key — fed
         // by the link's changes once it starts (below). A sink going away pauses the sessions
         // whose streams played there, which the stream policy knows (`AudibleSinks`); without it,
@@ -143,10 +153,6 @@ public enum PolicyDaemon {
         let serverRoutes = ServerRouteFollower(routing: routing, jacks: JackWatch.forControl(routes.jackControl),
                                                followsBluetooth: routes.followsBluetooth,
                                                lossPerStream: streams != nil) { log.info($0) }
-        // The one directory of the MPRIS players (issue 23): the policy, the arbiter and the
-        // headset all read it; it starts with the first of them, after the apps file is read.
-        let directory = PlayerDirectory(connection: connection) { log.info($0) }
-        defer { directory.stop() }
         let players = ForeignPlayerTracker(directory: directory, system: system,
                                            isOwnSession: { service.ownsSessions($0) },
                                            sessionLabel: { service.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) },
@@ -175,7 +181,7 @@ public enum PolicyDaemon {
         // MARK: arbiter (issue 16) — the one choice of the player the media keys and the headset act on.
         let arbiter = PlayerArbitration.start(
             directory: directory, service: service, players: players, system: system, ignore: options.ignorePlayers,
-            audioServer: audioServer, label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
+            audioServer: audioServer, streams: playerStreams, label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
         defer { arbiter.stop() }
         // MARK: end of arbiter
 
@@ -196,6 +202,7 @@ public enum PolicyDaemon {
         startAudioServer(audioServer, log: log) { change in
             follow(wirePlumber, change, log: log)
             let lost = serverRoutes.follow(change)
+            playerStreams.inventoryChanged(change)  // first: the stream policy and the arbiter read it
             streams?.inventoryChanged(change, lost: lost)
             arbiter.inventoryChanged(change)  // players whose streams are gone leave their context
         }
@@ -260,10 +267,11 @@ public enum PolicyDaemon {
 
     /// The stream policy for `link`; nil (with a warning) when its thread cannot start.
     private static func makeStreamPolicy(link: AudioServerLink, connection: Connection, journal: ChangeJournal,
-                                         wirePlumber: WirePlumberSettings, log: DaemonLog) -> StreamPolicy? {
+                                         wirePlumber: WirePlumberSettings, trees: StreamProcessTrees,
+                                         log: DaemonLog) -> StreamPolicy? {
         do throws(PosixError) {
             return try StreamPolicy(link: link, connection: connection, journal: journal, log: { log.info($0) },
-                                    wirePlumber: wirePlumber)
+                                    trees: trees, wirePlumber: wirePlumber)
         } catch {
             log.warning("audio-server streams are not managed: \(error)")
             return nil
@@ -366,11 +374,10 @@ private final class LateStreamPolicy: Sendable {
         policy.withLock { $0 = streams }
     }
 
-    /// Where each session and player is audible, while a server is connected.
+    /// Where each session is audible, while a server is connected (the players: `PlayerStreams`).
     func fillAudibleSinks(_ status: inout PolicyStatus) {
         guard let streams = policy.withLock({ $0 }), let audible = streams.audibleSinks() else { return }
         for index in status.sessions.indices { status.sessions[index].audibleOn = audible[status.sessions[index].id] ?? [] }
-        for index in status.players.indices { status.players[index].audibleOn = audible[status.players[index].session] ?? [] }
     }
 
     func report() -> AudioServerStatus.Report {

@@ -203,7 +203,6 @@ extension StreamPolicy.State {
     /// this instance knows; the journal says what may be.
     mutating func reset(to inventory: AudioInventory) {
         self.inventory = inventory
-        ancestry = [:]
         appeared = [:]
         superseded = []
         pairs = [:]

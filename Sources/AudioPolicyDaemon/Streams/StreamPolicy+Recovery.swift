@@ -48,7 +48,6 @@ extension StreamPolicy {
     func vanished(since previous: AudioInventory, in state: inout State) -> [StreamAction] {
         var actions: [StreamAction] = []
         for id in previous.streams.keys where state.inventory.streams[id] == nil {
-            state.ancestry[id] = nil
             state.appeared[id] = nil
             state.expected[id] = nil
             state.pairs[id] = nil

@@ -111,24 +111,14 @@ extension StreamPolicy {
     /// registered with our API, or (playback only) an MPRIS player. Called with the lock held.
     func coveringSession(of stream: AudioStream, in state: inout State) -> Managed? {
         guard !state.sessions.isEmpty, let pid = stream.processID, pid > 1 else { return nil }
-        let chain: [Int32]
-        if let known = state.ancestry[stream.id] {
-            chain = known
-        } else {
-            chain = ProcessAncestry.chain(from: pid, root: procRoot)
-            state.ancestry[stream.id] = chain
+        let candidates = state.sessions.values.filter { managed in
+            guard case .processTree(let coversCapture) = managed.streams, managed.pid != nil else { return false }
+            return stream.id.direction == .playback || coversCapture
         }
-        var best: (depth: Int, managed: Managed)?
-        for managed in state.sessions.values {
-            guard case .processTree(let coversCapture) = managed.streams,
-                  stream.id.direction == .playback || coversCapture,
-                  let owner = managed.pid, let depth = chain.firstIndex(of: owner) else { continue }
-            // The nearest owner wins; between two sessions of one process, the newer.
-            if let current = best, (current.depth, current.managed.number) <= (depth, UInt64.max - managed.number) {
-                continue
-            }
-            best = (depth, managed)
-        }
-        return best?.managed
+        guard !candidates.isEmpty else { return nil }
+        // The nearest owner wins; between two sessions of one process, the newer.
+        let owners = Set(candidates.compactMap(\.pid))
+        guard let owner = PlayerStreamJoin.nearestOwner(in: trees.chain(of: stream), among: owners) else { return nil }
+        return candidates.filter { $0.pid == owner }.max { $0.number < $1.number }
     }
 }

@@ -12,8 +12,9 @@ import Synchronization
 /// and MPRIS players whose `Volume` cannot duck them.
 ///
 /// - A stream belongs to the managed session whose owner process is the stream's
-///   `application.process.id` or one of its ancestors (`ProcessAncestry`; the owner's pid from
-///   the bus, `OwnerProcessIDs`).
+///   `application.process.id` or the nearest of its ancestors that owns a session (the rule of
+///   `PlayerStreamJoin.nearestOwner`; the process trees read once, shared with the players' join
+///   through `StreamProcessTrees`; the owner's pid from the bus, `OwnerProcessIDs`).
 /// - Ducked: each playback stream's volume, read just before, is journaled and scaled by
 ///   `duckRatio`; afterwards set back to exactly that value if the stream still has ours (a user
 ///   who changed it meanwhile wins). A new stream of a ducked session is ducked at once.
@@ -43,8 +44,8 @@ public final class StreamPolicy: Sendable {
     let owners: OwnerProcessIDs?
     let thread: SerialThread
     let state = Mutex(State())
-    /// Where `/proc` is (tests of the ancestry walk may point elsewhere).
-    let procRoot: String
+    /// The streams' process trees, shared with the players' join (`PlayerStreams.trees`).
+    let trees: StreamProcessTrees
     /// How long after a stream appears its volume changes are the server's, not the user's:
     /// WirePlumber's restore-stream applies a role's remembered volume as a change just after the
     /// stream appears (PulseAudio applies it at creation), possibly after we ducked it. Such a
@@ -143,8 +144,6 @@ public final class StreamPolicy: Sendable {
         var sessions: [UInt64: Managed] = [:]
         /// The inventory as last reported by the link.
         var inventory = AudioInventory()
-        /// Each stream's process and its ancestors, read when it appeared.
-        var ancestry: [StreamID: [Int32]] = [:]
         /// When each stream was first seen: see `serverSettling`.
         var appeared: [StreamID: ContinuousClock.Instant] = [:]
         /// Streams whose expected volume gave way to another value in the change being decided
@@ -182,14 +181,14 @@ public final class StreamPolicy: Sendable {
     ///     given their pid with `manage`).
     ///   - journal: where every change is written before it is made.
     public init(link: AudioServerLink, connection: Connection?, journal: ChangeJournal?,
-                log: @escaping Log, procRoot: String = "/proc",
+                log: @escaping Log, trees: StreamProcessTrees = StreamProcessTrees(),
                 serverSettling: Duration = StreamPolicy.defaultServerSettling,
                 wirePlumber: WirePlumberSettings? = nil) throws(PosixError) {
         self.link = link
         self.wirePlumber = wirePlumber
         self.journal = journal
         self.log = log
-        self.procRoot = procRoot
+        self.trees = trees
         self.serverSettling = serverSettling
         owners = connection.map(OwnerProcessIDs.init)
         thread = try SerialThread(name: "mprisd-streams")
