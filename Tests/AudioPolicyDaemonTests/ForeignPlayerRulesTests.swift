@@ -124,7 +124,7 @@ final class ForeignPlayerRulesTests: XCTestCase {
         var player = playing(volume: 0.73)
         _ = player.handle(.ducking(.began), cause: "")
         _ = player.volumeRead(nil)  // no answer: the announced value counts
-        XCTAssertEqual(player.duck?.saved, 0.73)
+        XCTAssertEqual(player.duck?.found, 0.73)
         _ = player.update(MPRISPlayerProperties(volume: 0.5))  // the user
         let actions = player.handle(.ducking(.ended), cause: "")
         guard actions.first == .unjournal(.volume), case .log? = actions.last, actions.count == 2 else {

@@ -37,19 +37,15 @@ struct ForeignPlayer: Sendable {
     /// That pause is one a clean stop or a journal replay resumes: its cause was a client's
     /// session or a system condition, not another player the user started (that one is final).
     private(set) var pauseIsJournaled = false
-    private(set) var duck: Duck?
+    /// Its `Volume` lowered (`VolumeDuck`: the one duck rule, also the streams').
+    private(set) var duck: VolumeDuck<Double>?
+    /// A volume other than ours and the one we lowered from was reported during this duck:
+    /// the user chose one, which stays.
+    private(set) var duckChangedByUser = false
     /// Ducking began and the player's volume is being read first: a player may already answer
     /// `Get` with a value it has not announced yet (mpv-mpris batches its signals), and the value
     /// to restore must be the one the user set last.
     private(set) var duckPending = false
-
-    /// A lowered volume: the value to restore and the value set.
-    struct Duck: Sendable, Hashable {
-        var saved: Double
-        var lowered: Double
-        /// A volume other than these two was reported meanwhile: the user chose one.
-        var changedByUser = false
-    }
 
     /// It is ducked through its audio-server streams (`StreamPolicy`), for the rest of its life:
     /// its stream was known when a duck began — the server's per-app volume, which the user sees
@@ -58,10 +54,8 @@ struct ForeignPlayer: Sendable {
     /// `Volume` cannot duck it (missing, read-only or ignored).
     private(set) var duckByStream = false
 
-    /// The duck ratio: how much quieter a ducked player gets — its `Volume` × 0.3 (WirePlumber
-    /// ~0.3; field notes). The same ratio lowers ducked audio-server streams (`StreamPolicy`),
-    /// there on the server's cubic volume scale.
-    static let duckFactor = 0.3
+    /// The duck ratio on its `Volume` (`duckRatio`, the streams' too).
+    static let duckFactor = duckRatio
 
     /// Found by the daemon's first look at the bus (not started while it ran): if it plays, the
     /// user chose that before this daemon started, so it plays on beside the others.
@@ -96,10 +90,8 @@ struct ForeignPlayer: Sendable {
         guard isLoaded else { return [] }  // the pending GetAll already includes it
         let wasPlaying = isPlaying
         properties.merge(change)
-        if let volume = change.volume, var current = duck, !current.changedByUser,
-           !Self.same(volume, current.lowered), !Self.same(volume, current.saved) {
-            current.changedByUser = true
-            duck = current
+        if let volume = change.volume, let current = duck, current.reading(volume) == .usersChoice {
+            duckChangedByUser = true
         }
         guard wasPlaying != isPlaying else { return [] }
         if isPlaying {
@@ -165,11 +157,12 @@ struct ForeignPlayer: Sendable {
             }
             guard let current = duck else { return [] }
             duck = nil
-            if current.changedByUser {
+            defer { duckChangedByUser = false }
+            if duckChangedByUser {
                 return [.unjournal(.volume),
-                        .log("\(busName) not restored to volume \(ForeignPlayerCommand.format(current.saved)): the user changed it")]
+                        .log("\(busName) not restored to volume \(ForeignPlayerCommand.format(current.found)): the user changed it")]
             }
-            return [.send(.setVolume(current.saved), reason: "ducking ended"), .unjournal(.volume)]
+            return [.send(.setVolume(current.found), reason: "ducking ended"), .unjournal(.volume)]
         case .routeChange(let change) where change.reason == .oldDeviceUnavailable:
             guard isPlaying else { return [] }
             guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): its output went away")] }
@@ -202,10 +195,12 @@ struct ForeignPlayer: Sendable {
         guard duckPending else { return [] }
         duckPending = false
         guard let volume = volume ?? properties.volume else { return volumeUnusable("it has no Volume") }
-        let lowered = volume * Self.duckFactor
-        duck = Duck(saved: volume, lowered: lowered)
-        return [.journal(.volume(found: volume, set: lowered)),
-                .send(.setVolume(lowered), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))"),
+        // Silent already: nothing to lower, nothing owed.
+        guard let lowered = VolumeDuck(lowering: volume) else { return [] }
+        duck = lowered
+        duckChangedByUser = false
+        return [.journal(.volume(found: volume, set: lowered.set)),
+                .send(.setVolume(lowered.set), reason: "ducked (was \(ForeignPlayerCommand.format(volume)))"),
                 .readBackVolume]
     }
 
@@ -219,8 +214,8 @@ struct ForeignPlayer: Sendable {
     /// `Volume` read back after lowering it (nil: no answer, nothing is concluded). Still the
     /// value we lowered from: the player ignores `Volume`.
     mutating func volumeReadBack(_ volume: Double?) -> [ForeignPlayerAction] {
-        guard let volume, let current = duck, !current.changedByUser,
-              Self.same(volume, current.saved), !Self.same(current.saved, current.lowered) else { return [] }
+        guard let volume, let current = duck, !duckChangedByUser, current.isAudible,
+              current.reading(volume) == .found else { return [] }
         duck = nil
         return [.unjournal(.volume)] + volumeUnusable("it ignores Volume (still \(ForeignPlayerCommand.format(volume)))")
     }
@@ -249,7 +244,8 @@ struct ForeignPlayer: Sendable {
         var actions: [ForeignPlayerAction] = []
         if let current = duck {
             duck = nil
-            if !current.changedByUser { actions.append(.send(.setVolume(current.saved), reason: "mprisd stopped")) }
+            if !duckChangedByUser { actions.append(.send(.setVolume(current.found), reason: "mprisd stopped")) }
+            duckChangedByUser = false
             actions.append(.unjournal(.volume))
         }
         if pausedByPolicy {
@@ -261,5 +257,5 @@ struct ForeignPlayer: Sendable {
     }
 
     /// Volumes equal up to what a player's own storage rounds away (mpv keeps a float percentage).
-    static func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.0005 }
+    static func same(_ a: Double, _ b: Double) -> Bool { a.isSame(as: b) }
 }

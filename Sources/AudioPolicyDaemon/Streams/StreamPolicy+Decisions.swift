@@ -109,11 +109,12 @@ extension StreamPolicy {
         let now = expected.volume ?? stream.volume
         let index = stream.id.index
         if let duck = applied.duck {
+            let reading = duck.reading(now)
             // The value we ducked from showing again is the late event of our own earlier request
             // while one of ours was still on its way (`echoPossible`); when none was, in a new
             // stream's first second, it is the server's restore-stream putting it back.
-            let serverRestored = !Self.same(now, duck.found) || !echoPossible
-            if !Self.same(now, duck.set) && serverRestored && settling {
+            let serverRestored = reading != .found || !echoPossible
+            if reading != .ours && serverRestored && settling {
                 // The server gave the new stream its role's remembered volume after we ducked it
                 // (`serverSettling`; it may be the very value we ducked from): that is the user's
                 // volume; the duck goes on from it.
@@ -121,7 +122,7 @@ extension StreamPolicy {
                 guard want else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
                 return lower(stream, now, cookie, &applied, &expected, reason: "ducked again: the server restored \(now) for its role")
             }
-            if !Self.same(now, duck.set) && !Self.same(now, duck.found) {
+            if reading == .usersChoice {
                 // The user chose a volume while ducked: theirs stays, now and after.
                 applied.duck = nil
                 applied.userKeptVolume = want
@@ -130,8 +131,8 @@ extension StreamPolicy {
             }
             guard !want else { return [] }
             applied.duck = nil
-            guard Self.same(now, duck.set) else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
-            expected.volume = duck.found
+            guard let back = duck.restoring(from: now) else { return [.unjournal(cookie: cookie, index: index, kind: .volume)] }
+            expected.volume = back
             let entry = StreamJournalEntry(cookie: cookie, index: index, key: applied.key,
                                            change: .volume(found: duck.found, set: duck.set))
             return [.undo(entry, reason: "ducking ended (\(duck.set) → \(duck.found))")]
@@ -147,9 +148,9 @@ extension StreamPolicy {
     /// Lowers `stream` from `found` (journaled first).
     private func lower(_ stream: AudioStream, _ found: ChannelVolume, _ cookie: UInt32, _ applied: inout Applied,
                       _ expected: inout Expected, reason: String) -> [StreamAction] {
-        let lowered = found.scaled(by: Self.duckRatio)
-        guard lowered != found else { return [] }  // silent already
-        applied.duck = Applied.Duck(found: found, set: lowered)
+        guard let duck = Applied.Duck(lowering: found, by: Self.duckRatio) else { return [] }  // silent already
+        let lowered = duck.set
+        applied.duck = duck
         expected.volume = lowered
         return [.journal(StreamJournalEntry(cookie: cookie, index: stream.id.index, key: applied.key,
                                             change: .volume(found: found, set: lowered))),

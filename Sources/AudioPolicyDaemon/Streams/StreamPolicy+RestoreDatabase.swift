@@ -85,10 +85,9 @@ extension StreamPolicy {
     }
 
     /// Volumes equal up to the rounding of a server that stores them as floats (PipeWire): within
-    /// 1/1000 of 100 % on every channel.
+    /// 1/1000 of 100 % on every channel (`DuckLevel`).
     static func same(_ a: ChannelVolume, _ b: ChannelVolume) -> Bool {
-        guard a.channels.count == b.channels.count else { return abs(a.level - b.level) < 0.001 }
-        return zip(a.channels, b.channels).allSatisfy { (x: UInt32, y: UInt32) in (x > y ? x - y : y - x) <= ChannelVolume.norm / 1000 }
+        a.isSame(as: b)
     }
 }
 

@@ -35,8 +35,8 @@ public final class StreamPolicy: Sendable {
     public typealias Log = @Sendable (String) -> Void
 
     /// The duck ratio: a ducked stream's volume is the user's volume × this, on the server's
-    /// (cubic) scale — the same ratio as for MPRIS players' `Volume` (`ForeignPlayer.duckFactor`).
-    public static let duckRatio = ForeignPlayer.duckFactor
+    /// (cubic) scale — the same ratio as for MPRIS players' `Volume` (`VolumeDuck`).
+    public static let duckRatio = AudioPolicyDaemon.duckRatio
 
     let link: AudioServerLink
     let journal: ChangeJournal?
@@ -112,10 +112,8 @@ public final class StreamPolicy: Sendable {
 
     /// What we did to one stream.
     struct Applied: Sendable {
-        struct Duck: Sendable, Hashable {
-            var found: ChannelVolume
-            var set: ChannelVolume
-        }
+        /// The one duck rule (`VolumeDuck`), on the stream's volume.
+        typealias Duck = VolumeDuck<ChannelVolume>
 
         var session: UInt64
         var key: StreamRestoreKey
