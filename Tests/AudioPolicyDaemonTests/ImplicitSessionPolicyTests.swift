@@ -79,7 +79,7 @@ final class ImplicitSessionPolicyTests: XCTestCase {
         // The music's session is active in the engine again (the interruption made it inactive):
         // the next call mutes it again.
         try waitUntil("the music's session active in the engine again") {
-            harness.system.engine.activeSessions.contains { harness.policy.implicitLabel(of: $0)?.hasPrefix("jukebox") == true }
+            harness.system.engine.activeSessions.contains { harness.sessions.label(of: $0)?.hasPrefix("jukebox") == true }
         }
         var next = Self.zoom
         next.id.index = 2
@@ -164,7 +164,7 @@ final class ImplicitSessionPolicyTests: XCTestCase {
         try waitUntil("the call mutes the music") { self.isMuted(Self.jukebox, in: harness.journal) }
         let number = try XCTUnwrap(app("ZOOM VoiceEngine", in: harness)?.session)
         let call = try XCTUnwrap(harness.system.engine.activeSessions.first {
-            harness.policy.implicitLabel(of: $0)?.hasPrefix("ZOOM VoiceEngine") == true
+            harness.sessions.label(of: $0)?.hasPrefix("ZOOM VoiceEngine") == true
         }, "the call's session is active in the engine")
 
         let rules = AppRules(parsing: "# not a call\napp \"ZOOM VoiceEngine\" = ignore\n", path: directory + "/apps")
@@ -264,7 +264,7 @@ final class ImplicitSessionPolicyTests: XCTestCase {
         XCTAssertEqual(report.first { $0.application == "ZOOM VoiceEngine" }?.appClass, "call")
         XCTAssertTrue(report.filter { !$0.present }.allSatisfy { $0.state == "gone" && $0.streams.isEmpty })
         let active = harness.system.engine.activeSessions
-        XCTAssertTrue(active.contains { harness.policy.implicitLabel(of: $0)?.hasPrefix("ZOOM VoiceEngine") == true },
+        XCTAssertTrue(active.contains { harness.sessions.label(of: $0)?.hasPrefix("ZOOM VoiceEngine") == true },
                       "the call's session is active in the engine")
         let changed = harness.policy.streamReport().filter { $0.value.action != nil }
         XCTAssertEqual(Set(changed.keys), Set(harness.journal.currentStreams.map(\.stream)),
@@ -328,13 +328,8 @@ final class ImplicitSessionPolicyTests: XCTestCase {
         policy.inventoryChanged(InventoryChange(kind: .connected, previous: AudioInventory(),
                                                 current: harness.inventory(streams)))
         harness.lastFed.withLock { $0 = harness.inventory(streams) }
-        let numbers = Mutex<UInt64>(100)
-        policy.enableImplicitSessions(ImplicitSessionSetup(system: system, numbering: {
-            numbers.withLock { number in
-                number += 1
-                return number
-            }
-        }, rules: AppRules(), timing: .standard, resumeAfterCalls: true))
+        policy.enableImplicitSessions(ImplicitSessionSetup(system: system, sessions: harness.sessions, rules: AppRules(),
+                                                           timing: .standard, resumeAfterCalls: true))
         return harness
     }
 
@@ -366,6 +361,8 @@ final class ImplicitSessionPolicyTests: XCTestCase {
         let system: AudioSystem
         let policy: StreamPolicy
         let journal: ChangeJournal
+        /// The daemon's list of sessions, where the implicit ones are entered.
+        let sessions = SessionDirectory()
         /// The inventory last given with `feed`, the `previous` of the next.
         let lastFed = Mutex(AudioInventory())
 

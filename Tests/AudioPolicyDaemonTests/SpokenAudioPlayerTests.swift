@@ -29,8 +29,7 @@ final class SpokenAudioPlayerTests: PolicyTestCase {
         let service = daemon.service
         tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: daemon.connection), system: daemon.system,
                                        isOwnSession: { service.ownsSessions($0) },
-                                       sessionLabel: { service.label(of: $0) },
-                                       sessionOwner: { service.owner(of: $0) },
+                                       sessions: service.sessions,
                                        log: { logs.append($0) })
         service.follow(tracker)
     }

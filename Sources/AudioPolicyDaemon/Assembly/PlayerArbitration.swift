@@ -7,21 +7,21 @@ import SessionCore
 
 /// The daemon's player arbiter (issue 16): made, wired to the policy object and started.
 enum PlayerArbitration {
-    /// An arbiter of `directory`'s players, served by `service`, asked about pauses of
-    /// the policy through the tracker's sessions (foreign players) and the service's (our own
-    /// clients, which pause themselves when their session is interrupted).
+    /// An arbiter of `directory`'s players, served by `service`, asked about pauses of the
+    /// policy through `sessions`: the player's own session (a foreign player's stand-in), else
+    /// the sessions its owner registered (our own clients, which pause themselves when their
+    /// session is interrupted).
     /// The arbiter also follows which players have streams on `audioServer`'s server, as
     /// `streams` joins them (before the link starts: the caller passes it every change after
     /// `streams`, `PlayerArbiter.inventoryChanged`).
-    static func start(directory: PlayerDirectory, service: PolicyService, players: ForeignPlayerTracker,
+    static func start(directory: PlayerDirectory, service: PolicyService, sessions: SessionDirectory,
                       system: AudioSystem, ignore: PlayerIgnoreList, audioServer: AudioServerLink,
-                      streams: PlayerStreams,
-                      label: @escaping @Sendable (SessionID) -> String?, log: DaemonLog) -> PlayerArbiter {
+                      streams: PlayerStreams, log: DaemonLog) -> PlayerArbiter {
         let limit = streamsGoneLimit(log: log)
         let arbiter = PlayerArbiter(directory: directory, ignore: ignore, streamsGoneLimit: limit, pauseCause: { busName, owner in
-            let ids = players.sessionID(of: busName).map { [$0] } ?? service.sessionIDs(ownedBy: owner)
+            let ids = sessions.session(ofPlayer: busName).map { [$0] } ?? sessions.clientSessions(ownedBy: owner)
             let cause = ids.lazy.compactMap { system.engine.session($0)?.interruptedBy }.first
-            return cause.map { describe($0, label: label) }
+            return cause.map { describe($0, label: sessions.label(of:)) }
         }, log: { log.info($0) })
         if !ignore.rules.isEmpty { log.info("players ignored by the media keys: \(ignore.rules.joined(separator: ", "))") }
         arbiter.follow(audioServer: audioServer, streams: streams)

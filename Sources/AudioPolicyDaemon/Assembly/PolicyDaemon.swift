@@ -59,6 +59,9 @@ public enum PolicyDaemon {
         // The output volume is unknown until a mixer reports one.
         let conditions = SystemConditions(isSilentMode: SilentModeSetting.read(), isOutputVolumeKnown: false)
         let system = AudioSystem(conditions: conditions)
+        // Every session the daemon numbers — its clients', the players' stand-ins, the apps'
+        // implicit ones — with its label and owner (issue 23).
+        let sessions = SessionDirectory()
         let routing = SystemRouting(system: system) { log.info($0) }
 
         // MARK: Audio server (server-status) — the one link to PulseAudio / pipewire-pulse.
@@ -92,7 +95,7 @@ public enum PolicyDaemon {
         // MARK: end of audio server (server-status)
 
         let service = PolicyService(
-            connection: connection, system: system, version: options.version,
+            connection: connection, system: system, version: options.version, sessions: sessions,
             log: { log.info($0) },
             setSilentMode: { on in
                 do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
@@ -154,10 +157,7 @@ public enum PolicyDaemon {
                                                followsBluetooth: routes.followsBluetooth,
                                                lossPerStream: streams != nil) { log.info($0) }
         let players = ForeignPlayerTracker(directory: directory, system: system,
-                                           isOwnSession: { service.ownsSessions($0) },
-                                           sessionLabel: { service.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) },
-                                           sessionOwner: { service.owner(of: $0) },
-                                           numberSession: { _ in service.numberForeignSession() },
+                                           isOwnSession: { service.ownsSessions($0) }, sessions: sessions,
                                            journal: changes.journal,
                                            log: { log.info($0) })
         service.follow(players)
@@ -180,8 +180,8 @@ public enum PolicyDaemon {
 
         // MARK: arbiter (issue 16) — the one choice of the player the media keys and the headset act on.
         let arbiter = PlayerArbitration.start(
-            directory: directory, service: service, players: players, system: system, ignore: options.ignorePlayers,
-            audioServer: audioServer, streams: playerStreams, label: { service.label(of: $0) ?? players.label(of: $0) ?? streamPolicy.implicitLabel(of: $0) }, log: log)
+            directory: directory, service: service, sessions: sessions, system: system, ignore: options.ignorePlayers,
+            audioServer: audioServer, streams: playerStreams, log: log)
         defer { arbiter.stop() }
         // MARK: end of arbiter
 
@@ -196,7 +196,7 @@ public enum PolicyDaemon {
             players.follow(streams: streams)  // players whose Volume cannot duck them
             // Apps without our API become implicit sessions (issue 15).
             streams.enableImplicitSessions(ImplicitSessionSetup(
-                system: system, numbering: { service.numberForeignSession() }, rules: appRules.rules,
+                system: system, sessions: sessions, rules: appRules.rules,
                 resumeAfterCalls: options.resumeAfterCalls))
         }
         startAudioServer(audioServer, log: log) { change in
@@ -364,10 +364,6 @@ private final class LateStreamPolicy: Sendable {
 
     func apps() -> [PolicyStatus.App]? {
         policy.withLock { $0 }?.appReport()
-    }
-
-    func implicitLabel(of id: SessionID) -> String? {
-        policy.withLock { $0 }?.implicitLabel(of: id)
     }
 
     func set(_ streams: StreamPolicy) {

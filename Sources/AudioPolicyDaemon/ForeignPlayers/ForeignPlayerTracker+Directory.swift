@@ -13,7 +13,7 @@ extension ForeignPlayerTracker {
             appeared(player)
         case .read(let player):
             if let identity = player.identity { _ = modify(player.busName, player.appearance) { $0.player.identity = identity } }
-            attachSession(to: player.busName, token: player.appearance,
+            attachSession(to: player.busName, token: player.appearance, owner: player.owner,
                           read: MPRISPlayerProperties(dictionary: player.properties.dictionary))
         case .changed(let player, let changes):
             propertiesChanged(MPRISPlayerProperties(dictionary: changes), of: player.busName, token: player.appearance)

@@ -8,7 +8,7 @@ extension ForeignPlayerTracker {
     /// The player's properties are read (`PlayerDirectoryEvent.read`): it gets its session, in
     /// the mode its rule or metadata says (`applyMode`) before it is activated. A player that
     /// failed to answer `GetAll` gets one too: its signals build the picture up.
-    func attachSession(to name: String, token: UInt64, read: MPRISPlayerProperties?) {
+    func attachSession(to name: String, token: UInt64, owner: String, read: MPRISPlayerProperties?) {
         let session: AudioSession
         do {
             session = try system.makeSession(SessionConfiguration(.playback))
@@ -19,7 +19,10 @@ extension ForeignPlayerTracker {
         let events = session.onEvent { [weak self] event in
             self?.sessionEvent(event, of: name, token: token)
         }
-        let number = numberSession(session.id)
+        let number = sessions.nextNumber()
+        // Entered before anything can ask who paused whom; taken out if the player went meanwhile.
+        sessions.add(SessionDirectory.Entry(id: session.id, number: number, label: name,
+                                            owner: owner, kind: .player(busName: name)))
         let outcome = modify(name, token) { tracked -> (ForeignPlayer, [ForeignPlayerAction]) in
             tracked.session = session
             tracked.number = number
@@ -29,6 +32,7 @@ extension ForeignPlayerTracker {
         }
         guard let (player, actions) = outcome else {
             events.cancel()
+            sessions.remove(session.id)
             return  // gone meanwhile; the session goes with this scope, outside the lock
         }
         log("tracking \(name) (\(player.owner)) as session \(number): \(player.statusText)")
@@ -69,13 +73,16 @@ extension ForeignPlayerTracker {
               let cause = system.engine.session(session.id)?.interruptedBy else { return ("\(reason)", nil) }
         switch cause {
         case .session(let id):
-            if let player = label(of: id) { return (player, nil) }
-            let owner = sessionOwner(id)
-            let label = sessionLabel(id)
-            // A session with no bus owner (an app's implicit session, issue 15): the pause is
-            // journaled with no cause, so a next daemon resumes it unless it sees the call again.
-            let entry: JournalEntry.Change? = owner.map { .pause(cause: $0) } ?? (label != nil ? .pause(cause: nil) : nil)
-            return (label ?? "session \(id.rawValue)", entry)
+            guard let cause = sessions.entry(id) else { return ("session \(id.rawValue)", nil) }
+            switch cause.kind {
+            // Another player took over: final, nothing resumes it.
+            case .player: return (cause.label, nil)
+            // A client's: journaled with its owner, whose going ends the pause.
+            case .client: return (cause.label, cause.owner.map { .pause(cause: $0) })
+            // An app's implicit session (issue 15), which no bus name owns: journaled with no
+            // cause, so a next daemon resumes it unless it sees the call again.
+            case .implicit: return (cause.label, .pause(cause: nil))
+            }
         case .suspended: return ("the screen lock", .pause(cause: nil))
         case .builtInMicMuted: return ("the muted microphone", nil)
         case .routeDisconnected: return ("the lost route", nil)
@@ -92,6 +99,7 @@ extension ForeignPlayerTracker {
     /// then whoever replays the journal decides.
     func discard(_ tracked: Tracked, reason: String?, restoreVolume: Bool, keepJournal: Bool = false) {
         tracked.events?.cancel()
+        if let session = tracked.session { sessions.remove(session.id) }
         var player = tracked.player
         if tracked.session != nil { state.withLock { $0.streams }?.release(tracked.number) }
         if restoreVolume { perform(player.undo(), for: player.busName, token: player.token, owner: player.owner) }

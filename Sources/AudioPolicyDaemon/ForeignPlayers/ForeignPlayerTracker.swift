@@ -28,12 +28,6 @@ import Synchronization
 public final class ForeignPlayerTracker: Sendable {
     public typealias OwnSessionCheck = @Sendable (String) -> Bool
     public typealias Log = @Sendable (String) -> Void
-    /// How the log names a session that is not a player's (the daemon's clients).
-    public typealias SessionLabel = @Sendable (SessionID) -> String?
-    /// The unique name owning a session that is not a player's (the daemon's clients).
-    public typealias SessionOwner = @Sendable (SessionID) -> String?
-    /// The number a player's session is shown by (the daemon's one numbering of sessions).
-    public typealias SessionNumbering = @Sendable (SessionID) -> UInt64
 
     let directory: PlayerDirectory
     /// The session bus (the directory's), where the commands go.
@@ -41,9 +35,9 @@ public final class ForeignPlayerTracker: Sendable {
     let system: AudioSystem
     let isOwnSession: OwnSessionCheck
     let log: Log
-    let sessionLabel: SessionLabel
-    let sessionOwner: SessionOwner
-    let numberSession: SessionNumbering
+    /// The daemon's one list of sessions: each player's session is entered (and numbered)
+    /// there, and who paused a player is looked up there (`SessionDirectory`).
+    let sessions: SessionDirectory
     let journal: ChangeJournal?
     let state = Mutex(State())
     /// Held while a player's mode is decided and set (`applyMode`), so that a decision made later
@@ -89,30 +83,19 @@ public final class ForeignPlayerTracker: Sendable {
     /// one line per thing done to a player; `journal` (if any) gets every volume lowered and every
     /// pause that may be resumed, before the change is made. Nothing happens until `start`.
     public init(directory: PlayerDirectory, system: AudioSystem,
-                isOwnSession: @escaping OwnSessionCheck, sessionLabel: @escaping SessionLabel = { _ in nil },
-                sessionOwner: @escaping SessionOwner = { _ in nil },
-                numberSession: @escaping SessionNumbering = { $0.rawValue },
+                isOwnSession: @escaping OwnSessionCheck, sessions: SessionDirectory = SessionDirectory(),
                 journal: ChangeJournal? = nil, log: @escaping Log) {
         self.directory = directory
         connection = directory.connection
         self.system = system
         self.isOwnSession = isOwnSession
-        self.sessionLabel = sessionLabel
-        self.sessionOwner = sessionOwner
-        self.numberSession = numberSession
+        self.sessions = sessions
         self.journal = journal
         self.log = log
     }
 
     deinit {
         stop()
-    }
-
-    /// The bus name of the player whose session the engine knows as `id`, if one is tracked.
-    public func label(of id: SessionID) -> String? {
-        state.withLock { state in
-            state.tracked.values.first { $0.session?.id == id }?.player.busName
-        }
     }
 
     /// The players tracked now (those whose properties have been read), by bus name.

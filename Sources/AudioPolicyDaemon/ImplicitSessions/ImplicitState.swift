@@ -9,8 +9,8 @@ public struct ImplicitSessionSetup: Sendable {
     /// The daemon's engine, where the implicit sessions live beside its clients' and the MPRIS
     /// players' sessions.
     public var system: AudioSystem
-    /// The daemon's one numbering of sessions.
-    public var numbering: @Sendable () -> UInt64
+    /// The daemon's one list of sessions: each implicit session is numbered and entered there.
+    public var sessions: SessionDirectory
     /// The user's apps file.
     public var rules: AppRules
     public var timing: CallTiming
@@ -19,10 +19,10 @@ public struct ImplicitSessionSetup: Sendable {
     /// user's reason to stop the music.
     public var resumeAfterCalls: Bool
 
-    public init(system: AudioSystem, numbering: @escaping @Sendable () -> UInt64, rules: AppRules = AppRules(),
+    public init(system: AudioSystem, sessions: SessionDirectory, rules: AppRules = AppRules(),
                 timing: CallTiming = .standard, resumeAfterCalls: Bool = true) {
         self.system = system
-        self.numbering = numbering
+        self.sessions = sessions
         self.rules = rules
         self.timing = timing
         self.resumeAfterCalls = resumeAfterCalls
@@ -58,8 +58,6 @@ struct ImplicitState: Sendable {
     var reloadedRules: AppRules?
     var clocks = ImplicitPlan.CallClocks()
     var sessions: [AppKey: ImplicitSession] = [:]
-    /// Each session's label by its engine id (set as soon as it is made).
-    var labels: [SessionID: String] = [:]
     /// The apps with streams now, for the status.
     var rows: [AppKey: PolicyStatus.App] = [:]
     /// Why a present app is not (yet) a call.

@@ -23,12 +23,12 @@ extension PolicyService {
     }
 
     /// Who did it, for the log: `, by session 7 (sleep, :1.42)` for an interruption or ducking
-    /// another session caused; empty when the engine knows no single cause.
+    /// another session caused (a client, a player, an app's implicit session: `SessionDirectory`);
+    /// empty when the engine knows no single cause.
     private func cause(of event: SessionEvent, for served: ServedSession) -> String {
         guard case .interruption(.began) = event,
               case .session(let id)? = system.engine.session(served.session.id)?.interruptedBy else { return "" }
-        if let other = self.served(engineID: id) { return " by \(other.label)" }
-        if let player = followedPlayers?.label(of: id) { return " by \(player)" }
+        if let other = sessions.label(of: id) { return " by \(other)" }
         return " by a media player"
     }
 

@@ -81,10 +81,3 @@ extension PolicyService {
         ]
     }
 }
-
-extension PolicyService {
-    /// The engine's ids of the sessions `owner` registered.
-    func sessionIDs(ownedBy owner: String) -> [SessionID] {
-        state.withLock { state in state.sessions.values.filter { $0.owner == owner }.map(\.session.id) }
-    }
-}

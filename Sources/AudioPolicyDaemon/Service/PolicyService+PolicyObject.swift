@@ -87,7 +87,9 @@ extension PolicyService {
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.sessions[number] = served
-            state.numbers[session.id] = number
+            // Entered under the service's lock: `remove` takes it out after it left the table.
+            sessions.add(SessionDirectory.Entry(id: session.id, number: number, label: served.label,
+                                                owner: owner, kind: .client))
             return true
         }
         guard accepted else {

@@ -28,6 +28,8 @@ public final class PolicyService: Sendable {
     /// The `Version` property.
     public let version: String
     let log: Log
+    /// The daemon's one list of sessions (`SessionDirectory`).
+    public let sessions: SessionDirectory
     let applySilentMode: @Sendable (Bool) -> Void
     let applyRouteOverride: @Sendable (String?) throws(SessionError) -> Void
     let statusExtras: @Sendable (inout PolicyStatus) -> Void
@@ -39,10 +41,6 @@ public final class PolicyService: Sendable {
         /// How many sessions each owner has registered (`PolicyLimits.sessionsPerOwner`), counted
         /// from the moment a registration is accepted until its session is removed.
         var sessionCounts: [String: Int] = [:]
-        /// The engine's id of each served session → its number.
-        var numbers: [SessionID: UInt64] = [:]
-        /// The last number given (`ServedSession.number`).
-        var lastNumber: UInt64 = 0
         var policyObject: ExportedObject?
         var ownerWatch: SignalSubscription?
         var conditionsWatch: EventSubscription?
@@ -77,7 +75,10 @@ public final class PolicyService: Sendable {
     ///     tells the system.
     ///   - statusExtras: adds what other parts of the daemon know to `GetStatus`; runs on the
     ///     I/O thread and must not block.
+    ///   - sessions: the daemon's one list of sessions, where each served session is entered
+    ///     (and numbered) beside the players' and the implicit ones.
     public init(connection: Connection, system: AudioSystem, version: String = "1",
+                sessions: SessionDirectory = SessionDirectory(),
                 log: @escaping Log,
                 setSilentMode: (@Sendable (Bool) -> Void)? = nil,
                 setRouteOverride: (@Sendable (String?) throws(SessionError) -> Void)? = nil,
@@ -85,6 +86,7 @@ public final class PolicyService: Sendable {
         self.connection = connection
         self.system = system
         self.version = version
+        self.sessions = sessions
         self.log = log
         applySilentMode = setSilentMode ?? { system.setSilentMode($0) }
         if let setRouteOverride {
@@ -138,7 +140,7 @@ public final class PolicyService: Sendable {
     /// Withdraws everything: every session is removed (as if its owner had gone) and the policy
     /// object is unexported. Idempotent.
     public func close() {
-        let (sessions, object, watch, conditionsWatch) = state.withLock { state in
+        let (served, object, watch, conditionsWatch) = state.withLock { state in
             state.closed = true
             defer {
                 state.sessions = [:]
@@ -151,12 +153,13 @@ public final class PolicyService: Sendable {
         }
         conditionsWatch?.cancel()
         watch?.cancel()
-        for served in sessions.sorted(by: { $0.number < $1.number }) {
-            served.detach()
-            followedStreams?.release(served.number)
+        for session in served.sorted(by: { $0.number < $1.number }) {
+            sessions.remove(session.session.id)
+            session.detach()
+            followedStreams?.release(session.number)
         }
         object?.unexport()
-        // `sessions` goes here, outside the lock: the engine undoes their effects now.
+        // `served` goes here, outside the lock: the engine undoes their effects now.
     }
 
     /// Whether `uniqueName` owns at least one session (the foreign-player tracker leaves such
@@ -196,26 +199,15 @@ public final class PolicyService: Sendable {
         foreignPlayers.withLock { $0.tracker }
     }
 
-    /// The served session the engine knows as `id`, if it is still registered.
-    func served(engineID id: SessionID) -> ServedSession? {
-        state.withLock { state in state.numbers[id].flatMap { state.sessions[$0] } }
-    }
-
-    /// How the log names the session the engine knows as `id` (`session 3 (call, :1.42)`); nil
-    /// when it is not one the daemon serves (a foreign player's).
-    public func label(of id: SessionID) -> String? {
-        served(engineID: id)?.label
-    }
-
     /// Removes a session: its events stop, its object goes and, when the last reference is
     /// dropped here outside the lock, the engine undoes its effects (others get *ended*).
     func remove(_ number: UInt64, because reason: String) {
         guard let served = state.withLock({ state -> ServedSession? in
             guard let served = state.sessions.removeValue(forKey: number) else { return nil }
-            state.numbers[served.session.id] = nil
             state.releaseSlot(of: served.owner)
             return served
         }) else { return }
+        sessions.remove(served.session.id)
         served.detach()
         followedStreams?.release(number)
         log("\(served.label) removed: \(reason)")
@@ -224,13 +216,12 @@ public final class PolicyService: Sendable {
     /// Takes one of `owner`'s `PolicyLimits.sessionsPerOwner` places; nil when none is left.
     /// `releaseSlot` gives it back (the registration failed, or its session was removed).
     func takeSlot(for owner: String) -> UInt64? {
-        state.withLock { state -> UInt64? in
+        state.withLock { state -> Bool in
             let count = state.sessionCounts[owner, default: 0]
-            guard count < PolicyLimits.sessionsPerOwner else { return nil }
+            guard count < PolicyLimits.sessionsPerOwner else { return false }
             state.sessionCounts[owner] = count + 1
-            state.lastNumber += 1
-            return state.lastNumber
-        }
+            return true
+        } ? sessions.nextNumber() : nil
     }
 
     func releaseSlot(of owner: String) {

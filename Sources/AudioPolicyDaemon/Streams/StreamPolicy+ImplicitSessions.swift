@@ -70,13 +70,6 @@ extension StreamPolicy {
         if changed { decideAll() }
     }
 
-    /// The label of the implicit session the engine knows as `id` (any thread).
-    public func implicitLabel(of id: SessionID) -> String? {
-        state.withLock { state in
-            state.implicit.labels[id]
-        }
-    }
-
     /// Implicit sessions, then every stream (on the policy's thread).
     func decideAll() {
         let actions = updateImplicitSessions()
@@ -109,6 +102,7 @@ extension StreamPolicy {
         for (key, implicit) in known.sorted(by: { $0.key < $1.key }) where plan.apps[key]?.hasSession != true {
             actions += deactivate(implicit, setup: setup, reason: "its streams are gone")
             actions.append(.log("\(implicit.label): implicit session \(implicit.number) ended"))
+            setup.sessions.remove(implicit.session.id)
             sessions[key] = nil
         }
         for app in plan.apps.values.sorted(by: { $0.key < $1.key }) where app.hasSession {
@@ -143,7 +137,7 @@ extension StreamPolicy {
                 // The app records already: a desktop has no permission prompt to wait for, and a
                 // call app's playAndRecord activation must not be refused for want of asking.
                 _ = session.requestRecordPermission()
-                let number = setup.numbering()
+                let number = setup.sessions.nextNumber()
                 made[number] = session.onEvent { [weak self] event in
                     guard let self else { return }
                     self.thread.enqueue { [weak self] in self?.sessionEvent(event, of: number) }
@@ -151,7 +145,8 @@ extension StreamPolicy {
                 implicit = ImplicitSession(key: app.key, number: number, session: session, streamClass: app.streamClass,
                                            configuration: configuration, label: Self.label(of: app))
                 // Known by its label before it acts: a player it pauses asks who did it at once.
-                state.withLock { $0.implicit.labels[session.id] = implicit.label }
+                setup.sessions.add(SessionDirectory.Entry(id: session.id, number: number, label: implicit.label,
+                                                          owner: nil, kind: .implicit))
                 actions.append(.log("\(implicit.label): implicit session \(number), \(app.streamClass)"))
             }
             if app.wantsActive && !implicit.isActive {
@@ -240,7 +235,6 @@ extension StreamPolicy {
                 state.sessions[implicit.number] = managed
             }
             state.implicit.sessions = sessions
-            state.implicit.labels = Dictionary(sessions.values.map { ($0.session.id, $0.label) }, uniquingKeysWith: { $1 })
             let notes = Self.candidateNotes(before: state.implicit.waiting, plan: plan)
             updateRows(plan, sessions: sessions, in: &state)
             guard state.implicit.wakeAt != plan.wakeAt else { return (nil, notes) }
@@ -300,6 +294,7 @@ extension StreamPolicy {
         guard let setup else { return }
         for implicit in sessions.values {
             _ = deactivate(implicit, setup: setup, reason: "the daemon stops")
+            setup.sessions.remove(implicit.session.id)
         }
     }
 }
