@@ -102,6 +102,27 @@ final class StreamDeviceLossTests: XCTestCase {
 
     // MARK: Helpers
 
+    /// A session no stream places keeps the jack behind its route's sink: it loses its device
+    /// when that sink is behind the lost port, not when another is, not when its route is no
+    /// server sink, and not once a stream has placed it (that stream decides alone).
+    func testAnUnplacedSessionLosesTheJackBehindItsRoutesSink() {
+        let jack = AudioPort(id: "hw:0:Headphone Jack", name: "Headphone", type: .headphones)
+        let behind = ["laptop": jack]
+        let onLaptop = AudioRoute(outputs: [port("laptop")])
+        let unplaced: [SessionID: AudioRoute] = [
+            SessionID(rawValue: 3): onLaptop,
+            SessionID(rawValue: 1): onLaptop,
+            SessionID(rawValue: 2): AudioRoute(outputs: [port("usb-dac")]),
+            SessionID(rawValue: 4): AudioRoute(outputs: [AudioPort(id: "builtin-speaker", name: "Speaker", type: .speaker)]),
+            SessionID(rawValue: 5): onLaptop,
+        ]
+        let losses = StreamPolicy.routeLosses(unplaced, behind: behind, placed: [SessionID(rawValue: 5)])
+        XCTAssertEqual(losses.map(\.0), [SessionID(rawValue: 1), SessionID(rawValue: 3)], "in the order of their ids")
+        XCTAssertEqual(losses.map(\.1), [jack, jack])
+        XCTAssertEqual(losses.map(\.2), ["laptop", "laptop"])
+        XCTAssertTrue(StreamPolicy.routeLosses(unplaced, behind: [:], placed: []).isEmpty, "no sink behind the port")
+    }
+
     private func port(_ sink: String) -> AudioPort {
         AudioPort(id: "pulse-sink:\(sink)", name: sink == "usb-dac" ? "USB DAC" : sink, type: .lineOut)
     }

@@ -191,7 +191,7 @@ public enum PolicyDaemon {
             streamPolicy.set(streams)
             // Jacks and BlueZ devices going away spare the sessions whose streams say where they
             // play (a jack pauses those on its card's sinks); the route decides for the rest.
-            routing.decideLoss(by: .of(streams, jackControl: routes.jackControl))
+            routing.decideLoss(by: .of(streams, jackControl: routes.jackControl, system: system, sessions: sessions))
             service.follow(streams: streams)
             players.follow(streams: streams)  // players whose Volume cannot duck them
             // Apps without our API become implicit sessions (issue 15).

@@ -36,18 +36,47 @@ extension StreamPolicy {
     /// sessions audible on the sinks behind them (`sinks`, from the inventory now) lose their
     /// device. On the policy's thread, in line with the server's changes; the sink stays, so
     /// where its streams' sound went is unknown, and privacy wins.
-    public func portsGone(_ ports: [AudioPort], sinks: @escaping @Sendable (AudioPort, AudioInventory) -> [String]) {
+    ///
+    /// `unplaced`: the active sessions of `system` no stream placed when the ports went, with
+    /// their routes then (none used a lost port). Such a session (a player straight to ALSA, its stream not
+    /// seen yet) plays, as far as the engine knows, on its route's sink — the server's sink for
+    /// new streams. Where that sink is behind a lost port, it lost its device too: the jack of
+    /// its card is still its rule (`DeviceLossScope.sessionsNotIn`), and the engine, whose route
+    /// names the sink and not the jack, does not tell it. One that a stream has placed since is
+    /// decided by that stream alone.
+    public func portsGone(_ ports: [AudioPort], unplaced: [SessionID: AudioRoute] = [:], of system: AudioSystem? = nil,
+                          sessions: SessionDirectory? = nil, sinks: @escaping @Sendable (AudioPort, AudioInventory) -> [String]) {
         thread.enqueue { [weak self] in
             guard let self else { return }
-            let behind = state.withLock { state -> [String: AudioPort] in
-                guard state.inventory.server != nil else { return [:] }
+            let (behind, placed) = state.withLock { state -> ([String: AudioPort], Set<SessionID>) in
+                guard state.inventory.server != nil, !state.stopped else { return ([:], []) }
                 var behind: [String: AudioPort] = [:]
                 for port in ports {
                     for sink in sinks(port, state.inventory) where behind[sink] == nil { behind[sink] = port }
                 }
-                return behind
+                return (behind, Set(state.audible.bySession.keys.compactMap { state.sessions[$0]?.engine?.id }))
             }
             reportDeviceLoss(behind, destination: nil, wirePlumberPauses: { _ in false })
+            guard let system else { return }
+            for (id, port, sink) in Self.routeLosses(unplaced, behind: behind, placed: placed) {
+                let label = sessions?.label(of: id) ?? "session \(id.rawValue)"
+                log("\(label) has no known stream and plays on \(sink), whose \(port.name) went away")
+                system.reportDeviceLoss([port], of: [id])
+            }
+        }
+    }
+
+    /// The sessions of `unplaced` (not in `placed`) whose route's output is a server sink in
+    /// `behind`, each with the lost port and that sink, in the order of their ids. Pure.
+    static func routeLosses(_ unplaced: [SessionID: AudioRoute], behind: [String: AudioPort],
+                            placed: Set<SessionID>) -> [(SessionID, AudioPort, String)] {
+        guard !behind.isEmpty else { return [] }
+        return unplaced.sorted { $0.key < $1.key }.compactMap { id, route in
+            guard !placed.contains(id) else { return nil }
+            for output in route.outputs {
+                if let sink = ServerSinkPort.sinkName(ofPort: output.id), let port = behind[sink] { return (id, port, sink) }
+            }
+            return nil
         }
     }
 

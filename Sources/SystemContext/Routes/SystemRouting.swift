@@ -53,8 +53,17 @@ public final class SystemRouting: Sendable {
         let gone = Set(portIDs)
         let ports = system.conditions.availableOutputs.filter { gone.contains($0.id) }
         let placed = placement.placed()
+        // The sessions the route decides for whose route did not use a lost port, as they were:
+        // the engine tells them nothing, but the placement may know that their route's sink was
+        // behind the port (the jack of the card the server's sink is on).
+        let engine = system.engine
+        var elsewhere: [SessionID: AudioRoute] = [:]
+        for id in engine.activeSessions where !placed.contains(id) {
+            guard let route = engine.session(id)?.route, !gone.contains(where: { route.contains(portID: $0) }) else { continue }
+            elsewhere[id] = route
+        }
         system.disconnect(portIDs, scope: .sessionsNotIn(placed))
-        if !ports.isEmpty { placement.portsGone(ports) }
+        if !ports.isEmpty { placement.portsGone(ports, elsewhere) }
     }
 
     /// From now on the sessions `placement` places are decided by their streams (nil: by the
@@ -152,10 +161,13 @@ public final class SystemRouting: Sendable {
 public struct StreamPlacement: Sendable {
     /// The sessions whose streams are known now.
     public var placed: @Sendable () -> Set<SessionID>
-    /// Ports that went away: the placed sessions audible through them lose their device.
-    public var portsGone: @Sendable ([AudioPort]) -> Void
+    /// Ports that went away: the placed sessions audible through them lose their device; so do
+    /// the others (active, their route as it was before, which used none of the ports) whose
+    /// route's output is behind one of them.
+    public var portsGone: @Sendable (_ ports: [AudioPort], _ unplaced: [SessionID: AudioRoute]) -> Void
 
-    public init(placed: @escaping @Sendable () -> Set<SessionID>, portsGone: @escaping @Sendable ([AudioPort]) -> Void) {
+    public init(placed: @escaping @Sendable () -> Set<SessionID>,
+                portsGone: @escaping @Sendable (_ ports: [AudioPort], _ unplaced: [SessionID: AudioRoute]) -> Void) {
         self.placed = placed
         self.portsGone = portsGone
     }
