@@ -10,6 +10,8 @@ public struct StreamClass: Sendable, Hashable, CustomStringConvertible {
         case rule(line: Int)
         /// The stream's `media.role`, as the server reported it.
         case role(String)
+        /// A role that may stand for others too (`MediaRole.roles`): as reported, and the others.
+        case ambiguousRole(String, others: [MediaRole])
         /// The built-in name table (`KnownApps`), by this entry's name.
         case nameTable(String)
         /// Nothing known: playback that mixes.
@@ -19,6 +21,8 @@ public struct StreamClass: Sendable, Hashable, CustomStringConvertible {
             switch self {
             case .rule(let line): "rule line \(line)"
             case .role(let role): "role: \(role)"
+            case .ambiguousRole(let role, let others):
+                "role: \(role), or \(others.map(\.rawValue).joined(separator: " or ")) through pipewire-pulse"
             case .nameTable(let name): "name table: \(name)"
             case .default: "default"
             }
@@ -35,14 +39,20 @@ public struct StreamClass: Sendable, Hashable, CustomStringConvertible {
     /// Never for the capture of a monitor source (a recorder or visualiser of what plays).
     /// A heuristic one counts only once the caller's timing says so.
     public var isCallCapture: Bool
+    /// Its role reads back the same for a class that behaves otherwise (a pulse client's `video`
+    /// through pipewire-pulse may be an `animation` sound, `MediaRole`): its session activates only
+    /// once the stream has lasted `CallTiming.ambiguousRoleWait`. A sound shorter than that is
+    /// left to mix; a video is the video it says it is, a few seconds late.
+    public var isAmbiguousRole: Bool
     public var reason: Reason
 
     public init(appClass: AppClass, configuration: SessionConfiguration?, isHeuristic: Bool = false,
-                isCallCapture: Bool = false, reason: Reason) {
+                isCallCapture: Bool = false, isAmbiguousRole: Bool = false, reason: Reason) {
         self.appClass = appClass
         self.configuration = configuration
         self.isHeuristic = isHeuristic
         self.isCallCapture = isCallCapture
+        self.isAmbiguousRole = isAmbiguousRole
         self.reason = reason
     }
 

@@ -6,7 +6,9 @@ import SessionCore
 ///
 /// Asked in this order, the first answer wins:
 /// 1. the user's rules (`AppRules`: the user knows what an app means, G-CAT-SEMANTIC);
-/// 2. `media.role` (`MediaRole`), when the server reports one that is understood;
+/// 2. `media.role` (`MediaRole`), when the server reports one that is understood (one that may
+///    stand for another class — a pulse client's `video` through pipewire-pulse — is held:
+///    `StreamClass.isAmbiguousRole`);
 /// 3. the built-in name table (`KnownApps`) of apps that tag nothing;
 /// 4. otherwise playback that mixes: an unknown app is never paused or muted on a guess, and
 ///    interrupts nothing (G-CAT-CONTEXT).
@@ -41,6 +43,12 @@ public struct StreamClassifier: Sendable, Hashable {
             }
         }
         if let text = stream.role, let role = MediaRole(text) {
+            let others = MediaRole.roles(text, throughPipeWirePulse: stream.isPipeWirePulseClient)
+                .filter { $0.appClass != role.appClass }
+            guard others.isEmpty else {
+                return StreamClass(appClass: role.appClass, configuration: role.configuration, isAmbiguousRole: true,
+                                   reason: .ambiguousRole(text, others: others))
+            }
             return StreamClass(appClass: role.appClass, configuration: role.configuration, reason: .role(text))
         }
         if let entry = KnownApps.entry(for: stream) {
@@ -50,4 +58,10 @@ public struct StreamClassifier: Sendable, Hashable {
         }
         return StreamClass(appClass: .mixing, configuration: AppClass.mixing.configuration, reason: .default)
     }
+}
+
+extension AudioStream {
+    /// A libpulse client of pipewire-pulse (`client.api`), whose role pipewire-pulse renamed
+    /// twice on the way (`MediaRole.pipeWireNames`).
+    var isPipeWirePulseClient: Bool { properties["client.api"] == "pipewire-pulse" }
 }

@@ -46,6 +46,49 @@ final class ForeignPlayerRulesTests: XCTestCase {
     /// Asked afresh before the Pause, the player said it is not playing (another actor paused it
     /// a moment ago, or its signals were a batch behind): no Pause went out, so nothing of the
     /// pause is ours — the end of the interruption resumes nothing and the journal keeps nothing.
+    /// A call app reopening its microphone (issue 24): our resume crosses the next call's start.
+    /// The Playing it brings activates after calls only; queued, the player is paused by the
+    /// policy (journaled) and played again when the engine grants the activation.
+    func testAResumeThatCrossesANewCallWaitsForThatCallsEnd() {
+        var player = playing()
+        _ = player.handle(.interruption(.began(reason: .default)), cause: "call")
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Paused")), [.deactivate])
+        XCTAssertEqual(player.handle(.interruption(.ended(options: .shouldResume)), cause: ""),
+                       [.send(.play, reason: "interruption ended")])
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Playing")), [.activateResumed])
+        XCTAssertEqual(player.activationDelayed(),
+                       [.journal(.pause(cause: nil)), .send(.pause, reason: "a call began as it resumed; it resumes when the call ends")])
+        XCTAssertTrue(player.pausedByPolicy)
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Paused")), [.deactivate],
+                       "the tracker leaves a queued session be: it is not active")
+        XCTAssertEqual(player.handle(.delayedActivation(.granted), cause: ""),
+                       [.send(.play, reason: "the call ended"), .unjournal(.pause)])
+        XCTAssertFalse(player.pausedByPolicy)
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Playing")), [.activate],
+                       "a Play after the grant is no resume: nothing waits again")
+    }
+
+    func testAQueuedResumeThatIsRefusedLeavesThePlayerPausedAndItsSessionInactive() {
+        var player = playing()
+        _ = player.handle(.interruption(.began(reason: .default)), cause: "call")
+        _ = player.update(MPRISPlayerProperties(playbackStatus: "Paused"))
+        _ = player.handle(.interruption(.ended(options: .shouldResume)), cause: "")
+        _ = player.update(MPRISPlayerProperties(playbackStatus: "Playing"))
+        _ = player.activationDelayed()
+        _ = player.update(MPRISPlayerProperties(playbackStatus: "Paused"))
+        XCTAssertEqual(player.handle(.delayedActivation(.refused(.insufficientPriority)), cause: ""),
+                       [.unjournal(.pause), .deactivate,
+                        .log("org.mpris.MediaPlayer2.test stays paused: its activation after the call was refused")])
+        XCTAssertEqual(player.handle(.delayedActivation(.granted), cause: ""), [], "only the queued one is answered")
+    }
+
+    func testTheUsersOwnPlayIsNoResume() {
+        var player = playing()
+        _ = player.update(MPRISPlayerProperties(playbackStatus: "Paused"))
+        XCTAssertEqual(player.update(MPRISPlayerProperties(playbackStatus: "Playing")), [.activate])
+        XCTAssertFalse(player.takeResume())
+    }
+
     func testAPauseNotSentBecauseThePlayerWasNotPlayingIsNeverResumed() {
         var player = playing()
         XCTAssertEqual(player.handle(.interruption(.began(reason: .default)), cause: "session 2",

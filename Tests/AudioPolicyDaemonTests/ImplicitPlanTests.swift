@@ -15,9 +15,9 @@ final class ImplicitPlanTests: XCTestCase {
 
     private func stream(_ direction: StreamDirection, _ index: UInt32, name: String, pid: Int32? = 100,
                         binary: String? = "app", role: String? = nil, corked: Bool = false,
-                        flatpak: String? = nil) -> AudioStream {
+                        flatpak: String? = nil, properties: [String: String] = [:]) -> AudioStream {
         AudioStream(id: StreamID(direction, index), applicationName: name, binary: binary, processID: pid,
-                    flatpakID: flatpak, role: role, isCorked: corked)
+                    flatpakID: flatpak, role: role, isCorked: corked, properties: properties)
     }
 
     private func plan(_ streams: [AudioStream], at offset: Duration = .zero, clocks: inout ImplicitPlan.CallClocks,
@@ -91,6 +91,57 @@ final class ImplicitPlanTests: XCTestCase {
         XCTAssertEqual(again.apps.values.first?.wantsActive, true)
     }
 
+    /// A device switch mid-call (issue 24): the capture closes and a new one opens. The call goes
+    /// on for the reopen grace with no stream at all; a capture opening in it carries it on; past
+    /// it, the call is over.
+    func testACallWhoseMicrophoneClosesGoesOnForTheReopenGrace() throws {
+        var clocks = ImplicitPlan.CallClocks()
+        let key = AppKey(stream(.capture, 2, name: "ZOOM VoiceEngine"))
+        let live = plan([stream(.capture, 2, name: "ZOOM VoiceEngine")], at: .seconds(1), clocks: &clocks)
+        XCTAssertEqual(live.apps[key]?.wantsActive, true)
+        let closed = plan([], at: .seconds(2), clocks: &clocks)
+        let going = try XCTUnwrap(closed.apps[key], "the call goes on with no stream")
+        XCTAssertTrue(going.wantsActive && going.hasSession)
+        XCTAssertEqual(going.streams, [])
+        XCTAssertEqual(going.streamClass.configuration?.traits.isCall, true)
+        XCTAssertEqual(closed.wakeAt, start + .seconds(2) + .milliseconds(500), "decide again when the grace ends")
+        let reopened = plan([stream(.capture, 3, name: "ZOOM VoiceEngine")], at: .seconds(2) + .milliseconds(30), clocks: &clocks)
+        XCTAssertEqual(reopened.apps[key]?.wantsActive, true)
+        XCTAssertNil(reopened.wakeAt)
+        // Closed again: a fresh grace, from this closing.
+        let again = plan([], at: .seconds(3), clocks: &clocks)
+        XCTAssertEqual(again.apps[key]?.wantsActive, true)
+        XCTAssertEqual(again.wakeAt, start + .seconds(3) + .milliseconds(500))
+        let over = plan([], at: .seconds(3) + .milliseconds(500), clocks: &clocks)
+        XCTAssertNil(over.apps[key], "past the grace the call is over")
+        XCTAssertNil(over.wakeAt)
+        XCTAssertNil(plan([], at: .seconds(4), clocks: &clocks).apps[key])
+    }
+
+    func testACallAppsPlaybackOutlivingItsMicrophoneKeepsTheCallOnlyForTheGrace() {
+        var clocks = ImplicitPlan.CallClocks()
+        let playback = stream(.playback, 1, name: "ZOOM VoiceEngine")
+        let key = AppKey(playback)
+        _ = plan([playback, stream(.capture, 2, name: "ZOOM VoiceEngine")], clocks: &clocks)
+        XCTAssertEqual(plan([playback], at: .milliseconds(100), clocks: &clocks).apps[key]?.wantsActive, true)
+        XCTAssertEqual(plan([playback], at: .milliseconds(600), clocks: &clocks).apps[key]?.wantsActive, false,
+                       "its playback alone is no call")
+    }
+
+    func testABrowserCallsReopenedInputIsACallAtOnce() {
+        var clocks = ImplicitPlan.CallClocks()
+        let playback = stream(.playback, 1, name: "Chromium", pid: 41, binary: "chrome")
+        let input = stream(.capture, 2, name: "Chromium input", pid: 40, binary: "chrome")
+        let key = AppKey(input)
+        _ = plan([playback, input], clocks: &clocks)
+        XCTAssertEqual(plan([playback, input], at: .seconds(3), clocks: &clocks).apps[key]?.wantsActive, true)
+        XCTAssertEqual(plan([playback], at: .seconds(4), clocks: &clocks).apps[key]?.wantsActive, true, "the grace")
+        let reopened = stream(.capture, 3, name: "Chromium input", pid: 40, binary: "chrome")
+        XCTAssertEqual(plan([playback, reopened], at: .seconds(4) + .milliseconds(50), clocks: &clocks).apps[key]?.wantsActive, true,
+                       "no new minimum time for the same call")
+        XCTAssertEqual(plan([playback, reopened], at: .seconds(5), clocks: &clocks).apps[key]?.wantsActive, true)
+    }
+
     func testABrowserInputIsACallOnlyHeldWithPlaybackForTheMinimumTime() throws {
         var clocks = ImplicitPlan.CallClocks()
         let input = stream(.capture, 2, name: "Chromium input", pid: 40, binary: "chrome")
@@ -149,5 +200,27 @@ final class ImplicitPlanTests: XCTestCase {
                        "mixing playback acts at once")
         XCTAssertEqual(plan([stream(.capture, 2, name: "ZOOM VoiceEngine", pid: 52)], clocks: &other).apps.values.first?.wantsActive,
                        true, "a call acts at once")
+    }
+
+    /// Issue 24: a pulse client's `video` through pipewire-pulse may be an `animation` sound; it
+    /// activates only once it has lasted `ambiguousRoleWait`, so a short one never pauses the music.
+    func testAVideoThatMayBeAnAnimationActivatesOnlyOnceItHasOutlastedOne() throws {
+        var clocks = ImplicitPlan.CallClocks()
+        let pulseClient = ["client.api": "pipewire-pulse"]
+        let clip = stream(.playback, 1, name: "clip", pid: 60, role: "video", properties: pulseClient)
+        let first = try XCTUnwrap(plan([clip], clocks: &clocks).apps.values.first)
+        XCTAssertEqual(first.streamClass.appClass, .media)
+        XCTAssertTrue(first.streamClass.isAmbiguousRole)
+        XCTAssertEqual(first.streamClass.reason.description, "role: video, or animation through pipewire-pulse")
+        XCTAssertFalse(first.wantsActive)
+        XCTAssertFalse(try XCTUnwrap(plan([clip], at: .milliseconds(2900), clocks: &clocks).apps.values.first).wantsActive,
+                       "past the player's claim, still within an animation's length")
+        let held = plan([clip], at: .seconds(3), clocks: &clocks)
+        XCTAssertEqual(held.apps.values.first?.wantsActive, true, "three seconds on: the video it says it is")
+        // The same role from a native client, or on PulseAudio, is a video: only the claim's wait.
+        var other = ImplicitPlan.CallClocks()
+        let movie = stream(.playback, 2, name: "movie", pid: 61, role: "video")
+        XCTAssertEqual(plan([movie], clocks: &other).apps.values.first?.streamClass.isAmbiguousRole, false)
+        XCTAssertEqual(plan([movie], at: .milliseconds(500), clocks: &other).apps.values.first?.wantsActive, true)
     }
 }

@@ -328,8 +328,12 @@ final class ImplicitSessionPolicyTests: XCTestCase {
         policy.inventoryChanged(InventoryChange(kind: .connected, previous: AudioInventory(),
                                                 current: harness.inventory(streams)))
         harness.lastFed.withLock { $0 = harness.inventory(streams) }
+        // No link loop runs here, so no timer fires: a closed microphone ends its call at once
+        // (the reopen grace is ImplicitPlanTests' and ImplicitCallTests').
+        var timing = CallTiming.standard
+        timing.reopenGrace = .zero
         policy.enableImplicitSessions(ImplicitSessionSetup(system: system, sessions: harness.sessions, rules: AppRules(),
-                                                           timing: .standard, resumeAfterCalls: true))
+                                                           timing: timing, resumeAfterCalls: true))
         return harness
     }
 

@@ -75,4 +75,32 @@ final class MediaRoleTests: XCTestCase {
             XCTAssertEqual(try configuration.validated().effective, configuration, "\(appClass)")
         }
     }
+
+    /// Issue 24: one table, pipewire-pulse's, read both ways: each native name reads as the first
+    /// pulse role stored under it, and every role's native name reads back as a role of that name.
+    func testOneTableBothDirections() {
+        for (role, name) in MediaRole.pipeWireNames {
+            XCTAssertEqual(role.pipeWireName, name, "\(role)")
+            let first = MediaRole.pipeWireNames.first { $0.value == name }?.key
+            XCTAssertEqual(MediaRole(name), first, name)
+        }
+        for role in MediaRole.allCases {
+            XCTAssertEqual(MediaRole(role.pipeWireName)?.pipeWireName, role.pipeWireName, "\(role)")
+            XCTAssertEqual(MediaRole(role.rawValue), role)
+        }
+        XCTAssertEqual(MediaRole.animation.pipeWireName, "Movie")
+        XCTAssertEqual(MediaRole.navigation.pipeWireName, "Navigation")
+    }
+
+    /// What a role read through pipewire-pulse may have been: `video` is also `animation` (both are
+    /// stored as Movie); no other role loses its name.
+    func testOnlyVideoThroughPipeWirePulseStandsForTwoRoles() {
+        XCTAssertEqual(MediaRole.roles("video", throughPipeWirePulse: true), [.video, .animation])
+        XCTAssertEqual(MediaRole.roles("video", throughPipeWirePulse: false), [.video])
+        XCTAssertEqual(MediaRole.roles("nonsense", throughPipeWirePulse: true), [])
+        for role in MediaRole.allCases where role != .video && role != .animation {
+            XCTAssertEqual(MediaRole.roles(role.rawValue, throughPipeWirePulse: true), [role], "\(role)")
+        }
+    }
 }
+

@@ -45,6 +45,26 @@ final class StreamClassifierTests: XCTestCase {
         XCTAssertEqual(movie.description, "media (role: Movie)")
     }
 
+    /// Issue 24: pipewire-pulse gives a pulse client's `animation` back as `video`: such a stream
+    /// is media held until sure (`isAmbiguousRole`); a native client's or PulseAudio's is not, and
+    /// a rule settles it.
+    func testAVideoThroughPipeWirePulseIsHeldAsMaybeAnAnimation() {
+        var clip = stream(name: "clip", role: "video")
+        XCTAssertFalse(StreamClassifier().classify(clip).isAmbiguousRole, "PulseAudio keeps animation apart")
+        clip.properties["client.api"] = "pipewire-pulse"
+        let found = StreamClassifier().classify(clip)
+        XCTAssertEqual(found.appClass, .media)
+        XCTAssertTrue(found.isAmbiguousRole)
+        XCTAssertEqual(found.description, "media (role: video, or animation through pipewire-pulse)")
+        clip.properties["client.api"] = "pipewire-native"
+        XCTAssertFalse(StreamClassifier().classify(clip).isAmbiguousRole)
+        clip.properties["client.api"] = "pipewire-pulse"
+        clip.role = "music"
+        XCTAssertFalse(StreamClassifier().classify(clip).isAmbiguousRole, "music keeps its name through pipewire-pulse")
+        clip.role = "video"
+        XCTAssertFalse(classifier("app clip = media\n").classify(clip).isAmbiguousRole, "the user's rule settles it")
+    }
+
     func testNameTable() {
         let zoom = StreamClassifier().classify(stream(.capture, name: "ZOOM VoiceEngine"))
         XCTAssertEqual(zoom.appClass, .call)

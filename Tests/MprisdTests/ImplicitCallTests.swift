@@ -54,6 +54,60 @@ final class ImplicitCallTests: ImplicitSessionTestCase {
         try await waitForStatus("mpv plays again after the call") { $0.player(mpv.busName)?.status == "Playing" }
     }
 
+    func testACallThatReopensItsMicrophoneResumesAndUnmutesOnceItEndsOnPulseAudio() async throws {
+        try await reopenedMicrophone(.pulseAudio)
+    }
+
+    func testACallThatReopensItsMicrophoneResumesAndUnmutesOnceItEndsOnPipeWire() async throws {
+        try await reopenedMicrophone(.pipeWire)
+    }
+
+    func testACallWhoseMicrophoneStaysClosedPastTheGraceLeavesNothingBehindOnPulseAudio() async throws {
+        try await reopenedMicrophone(.pulseAudio, gaps: [.milliseconds(700), .milliseconds(560)])
+    }
+
+    func testACallWhoseMicrophoneStaysClosedPastTheGraceLeavesNothingBehindOnPipeWire() async throws {
+        try await reopenedMicrophone(.pipeWire, gaps: [.milliseconds(700), .milliseconds(560)])
+    }
+
+    /// Zoom or a browser switching input device mid-call closes its capture stream and opens a new
+    /// one a few milliseconds later (issue 24): the call goes on, so the music stays paused and the
+    /// other app muted throughout — and once the call really ends, mpv plays and the app is
+    /// unmuted, once each. A microphone closed for longer than `CallTiming.reopenGrace` ends the
+    /// call and the next one begins another: whatever crosses in between (a resume landing as the
+    /// next call begins), once the last call ends nothing is left muted or paused.
+    private func reopenedMicrophone(_ kind: AudioServerKind,
+                                    gaps: [Duration] = [.zero, .milliseconds(10), .milliseconds(30)]) async throws {
+        let onePause = gaps.allSatisfy { $0 < .milliseconds(300) }
+        try await startPulse(kind)
+        try await startStreamDaemon()
+        let mpv = try await startMPV()
+        let (_, music) = try await startUnknownMusic()
+        var capture = try await startReopeningCapture("ZOOM VoiceEngine")
+        try await waitForSinkInput("the music muted by the call") { $0.index == music.index && $0.muted }
+        try await waitForStatus("mpv paused by the call") { $0.player(mpv.busName)?.status == "Paused" }
+
+        for gap in gaps {
+            try await capture.reopen(after: gap)
+        }
+        if onePause {
+            try await assertKeeps(music.index, "the music stays muted while the call goes on", for: .milliseconds(600)) { $0.muted }
+            try await assertStays(mpv, "Paused", for: .milliseconds(300))
+        } else {
+            try await waitForSinkInput("the music muted by the last call") { $0.index == music.index && $0.muted }
+            try await waitForStatus("mpv paused by the last call") { $0.player(mpv.busName)?.status == "Paused" }
+        }
+
+        await capture.stop()
+        try await waitForSinkInput("the music unmuted after the call") { $0.index == music.index && !$0.muted }
+        try await waitForStatus("mpv plays again after the call") { $0.player(mpv.busName)?.status == "Playing" }
+        try await assertKeeps(music.index, "and stays unmuted", for: .milliseconds(600)) { !$0.muted }
+        try await assertStays(mpv, "Playing", for: .milliseconds(300))
+        let log = daemon?.stderr ?? ""
+        let resumes = log.split(separator: "\n").filter { $0.contains(mpv.busName) && $0.contains("interruption ended") }
+        if onePause { XCTAssertEqual(resumes.count, 1, "resumed once, when the call ended: \(log)") }
+    }
+
     func testAVoiceSearchOfTwoSecondsIsNoCallOnPulseAudio() async throws { try await voiceSearch(.pulseAudio) }
     func testAVoiceSearchOfTwoSecondsIsNoCallOnPipeWire() async throws { try await voiceSearch(.pipeWire) }
 

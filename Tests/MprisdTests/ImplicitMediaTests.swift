@@ -37,4 +37,29 @@ final class ImplicitMediaTests: ImplicitSessionTestCase {
         try await waitForSinkInput("heard once the call ends") { $0.index == radio.index && !$0.muted }
         try await waitForStatus("and active") { $0.app("radio")?.state == "active" }
     }
+
+    /// Issue 24: an animation's sound mixes on both servers — though pipewire-pulse gives its role
+    /// back as `video` — and a stream that really is a video still pauses the music once it has
+    /// outlasted any animation (three seconds). Without the hold, PipeWire paused mpv for good half
+    /// a second into the sound.
+    func testAnAnimationSoundLeavesTheMusicPlayingOnPulseAudio() async throws { try await animation(.pulseAudio) }
+    func testAnAnimationSoundLeavesTheMusicPlayingOnPipeWire() async throws { try await animation(.pipeWire) }
+
+    private func animation(_ kind: AudioServerKind) async throws {
+        try await startPulse(kind)
+        try await startStreamDaemon()
+        let mpv = try await startMPV()
+        let sound = try startApp("animator", role: "animation", seconds: 1.5)
+        let reason = kind == .pipeWire ? "role: video, or animation through pipewire-pulse" : "role: animation"
+        try await waitForStatus("the sound is known by its role") { $0.app("animator")?.reason == reason }
+        let exit = await sound.waitForExit()
+        XCTAssertEqual(exit, 0, sound.standardError)
+        try await waitForStatus("the sound is over") { $0.app("animator") == nil }
+        try await assertStays(mpv, "Playing", for: .milliseconds(300))
+        guard kind == .pipeWire else { return }
+        try startApp("clip", role: "video")
+        try await waitForStatus("a video the same role pauses the music once it has outlasted an animation",
+                                timeout: .seconds(15)) { $0.player(mpv.busName)?.status == "Paused" }
+    }
 }
+

@@ -26,6 +26,18 @@ class ImplicitSessionTestCase: StreamTestCase {
         return process
     }
 
+    /// A call app's microphone that it closes and opens again on request (`reopen(after:)`): one
+    /// libpulse client process (`reopening_capture.py`), recording the default source.
+    func startReopeningCapture(_ name: String) async throws -> ReopeningCapture {
+        let script = Repository.path("Tests/Fixtures/ReopeningCapture/reopening_capture.py")
+        let process = try BackgroundProcess(name: "reopening-capture", "/usr/bin/python3", [script, name],
+                                            environment: pulseEnvironment, stdin: true)
+        addTeardownBlock { process.stop() }
+        let capture = ReopeningCapture(process: process)
+        try await capture.waitForOpen(1)
+        return capture
+    }
+
     /// The sink input of the app called `name`.
     func waitForApp(_ name: String, _ what: String = "its stream", timeout: Duration = .seconds(10),
                     _ condition: @escaping (SinkInput) -> Bool = { _ in true }) async throws -> SinkInput {
@@ -37,5 +49,34 @@ class ImplicitSessionTestCase: StreamTestCase {
         let process = try startApp("jukebox")
         let stream = try await waitForApp("jukebox")
         return (process, stream)
+    }
+}
+
+/// A running `reopening_capture.py`.
+struct ReopeningCapture {
+    let process: BackgroundProcess
+    private(set) var opened = 1
+
+    /// Closes the capture stream and opens a new one `gap` later; returns once it records.
+    mutating func reopen(after gap: Duration) async throws {
+        try process.send(line: "reopen \(gap.components.seconds * 1000 + gap.components.attoseconds / 1_000_000_000_000_000)")
+        opened += 1
+        try await waitForOpen(opened)
+    }
+
+    /// Closes the stream and ends the process.
+    func stop() async {
+        try? process.send(line: "stop")
+        _ = await process.waitForExit(timeout: .seconds(5))
+    }
+
+    func waitForOpen(_ number: Int) async throws {
+        let line = "open \(number)"
+        let opened = await eventually(timeout: .seconds(10)) {
+            process.standardOutput.split(separator: "\n").contains { $0 == line } || !process.isRunning
+        }
+        guard opened, process.isRunning else {
+            throw TestSupportError("the capture did not open (\(line)): \(process.standardError)")
+        }
     }
 }

@@ -15,6 +15,9 @@ import SessionCore
 ///   shouldResume → `Play` only if the policy paused it; a player the user paused is never resumed.
 ///   *ended* without resume → the status is read afresh (the user may have resumed it, folded
 ///   into no signal), and a player found playing gets its session back.
+/// - The `Playing` our resume brings activates after calls only: a call that began while the
+///   resume was on its way queues the activation, and the player is paused again until that call
+///   ends (`activationDelayed`) instead of being refused and left paused for good.
 /// - Ducked → `Volume` × `duckFactor`, the exact prior value remembered and set back when the
 ///   ducking ends — unless the user changed the volume meanwhile (then theirs stays).
 /// - The route lost the device it played on → `Pause` (never resumed).
@@ -37,6 +40,11 @@ struct ForeignPlayer: Sendable {
     /// That pause is one a clean stop or a journal replay resumes: its cause was a client's
     /// session or a system condition, not another player the user started (that one is final).
     private(set) var pauseIsJournaled = false
+    /// The policy sent `Play` to end its interruption, and the player has not said Playing since.
+    private(set) var resumeSent = false
+    /// Its session's activation after that resume is queued behind a call that began meanwhile:
+    /// the engine grants it when the call ends (`.delayedActivation`).
+    private(set) var waitsForCall = false
     /// Its `Volume` lowered (`VolumeDuck`: the one duck rule, also the streams').
     private(set) var duck: VolumeDuck<Double>?
     /// A volume other than ours and the one we lowered from was reported during this duck:
@@ -94,11 +102,31 @@ struct ForeignPlayer: Sendable {
             duckChangedByUser = true
         }
         guard wasPlaying != isPlaying else { return [] }
+        let resumed = takeResume()
         if isPlaying {
             // Whoever started it (the user, or our Play), it plays now: nothing left to resume.
-            return endPolicyPause() + [.activate]
+            return endPolicyPause() + [resumed ? .activateResumed : .activate]
         }
         return [.deactivate]
+    }
+
+    /// Whether the policy's `Play` is what made it play (consumed: asked once per resume).
+    mutating func takeResume() -> Bool {
+        defer { resumeSent = false }
+        return resumeSent
+    }
+
+    /// Its activation after the policy resumed it was queued: a call began while the resume was
+    /// on its way (a call app reopening its microphone, issue 24). Refused, it would be paused for
+    /// good; queued, it is paused by the policy now — journaled like a call's pause — and played
+    /// again when the engine grants the activation at the call's end.
+    mutating func activationDelayed() -> [ForeignPlayerAction] {
+        waitsForCall = true
+        guard isPlaying else { return [] }
+        guard canPause else { return [.log("cannot pause \(busName) (CanPause is false): a call began as it resumed")] }
+        pausedByPolicy = true
+        pauseIsJournaled = true
+        return [.journal(.pause(cause: nil)), .send(.pause, reason: "a call began as it resumed; it resumes when the call ends")]
     }
 
     /// Activation was refused (a call owns audio): pause it again. If the session is still held
@@ -140,7 +168,19 @@ struct ForeignPlayer: Sendable {
             // Not checked against the cached status: our Pause may not be reported yet (mpv-mpris
             // batches its signals), and Play on a playing player does nothing.
             guard canPlay else { return over + [.log("cannot resume \(busName) (CanPlay is false)")] }
+            resumeSent = true
             return [.send(.play, reason: "interruption ended")] + over
+        case .delayedActivation(let outcome):
+            guard waitsForCall else { return [] }
+            waitsForCall = false
+            // Granted: its session is active; a player with nothing to resume gives it back.
+            guard pausedByPolicy else { return isPlaying ? [] : [.deactivate] }
+            let over = endPolicyPause()
+            guard case .granted = outcome else {
+                return over + [.deactivate, .log("\(busName) stays paused: its activation after the call was refused")]
+            }
+            guard canPlay else { return over + [.deactivate, .log("cannot resume \(busName) (CanPlay is false)")] }
+            return [.send(.play, reason: "the call ended")] + over
         case .ducking(.began):
             guard duck == nil, !duckPending, !duckByStream else { return [] }
             if streamsKnown {

@@ -6,6 +6,10 @@ import PolicyJournal
 enum ForeignPlayerAction: Sendable, Hashable {
     /// The player started playing: activate its session (non-mixable playback).
     case activate
+    /// The player plays again after the policy resumed it: its session activates — and if a call
+    /// began while the resume was on its way, waits for that call's end
+    /// (`allowDelayedActivation`), the player paused meanwhile (`ForeignPlayer.activationDelayed`).
+    case activateResumed
     /// The player was playing when the daemon started: its session joins the active ones without
     /// interrupting any (the user chose what plays; a restart is no reason to stop it).
     case adopt

@@ -14,6 +14,8 @@ extension ForeignPlayerTracker {
             switch action {
             case .activate:
                 activate(name, token: token)
+            case .activateResumed:
+                activate(name, token: token, options: .allowDelayedActivation)
             case .adopt:
                 activate(name, token: token, options: .alongsideOthers)
             case .deactivate:
@@ -59,7 +61,9 @@ extension ForeignPlayerTracker {
     private func activate(_ name: String, token: UInt64, options: ActivationOptions = []) {
         guard let session = session(of: name, token: token), !session.isActive else { return }
         do {
-            try session.setActive(true, options: options)
+            guard try session.setActive(true, options: options) == .delayed else { return }
+            let more = modify(name, token) { $0.player.activationDelayed() } ?? []
+            perform(more, for: name, token: token)
         } catch {
             let stillInterrupted = session.isInterrupted
             let more = modify(name, token) { $0.player.activationRefused(error, stillInterrupted: stillInterrupted) } ?? []
@@ -86,8 +90,8 @@ extension ForeignPlayerTracker {
             case .success:
                 log("\(command) \(name): \(reason)")
                 if command == .play, let self,
-                   self.modify(name, token, { $0.player.isPlaying }) == true {
-                    self.activate(name, token: token)
+                   case let resumed?? = self.modify(name, token, { $0.player.isPlaying ? $0.player.takeResume() : nil }) {
+                    self.activate(name, token: token, options: resumed ? .allowDelayedActivation : [])
                 }
             case .failure(let error):
                 log("could not have \(name) \(command.verb) (\(reason)): \(error)")

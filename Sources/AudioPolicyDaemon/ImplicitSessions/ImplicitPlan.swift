@@ -20,6 +20,9 @@ import SessionCore
 ///   of a monitor) and lasts while it records, or stays corked less than `corkedGrace`. A
 ///   browser's generic input is a call only once it and uncorked playback of the same process
 ///   (same pid or same binary) have been held together for `heuristicMinimum` (G-CALLS).
+/// - A call whose capture streams have all closed goes on for `reopenGrace`: a device switch
+///   closes the microphone and opens it again at once. A capture that opens in that time (a
+///   browser's too, without a new minimum time) carries the call on.
 public struct ImplicitPlan: Sendable {
     /// One app's implicit session as it should be.
     public struct App: Sendable {
@@ -45,8 +48,18 @@ public struct ImplicitPlan: Sendable {
         var corkedSince: [StreamID: ContinuousClock.Instant] = [:]
         /// Since when each browser input has been held together with playback of its process.
         var heldSince: [StreamID: ContinuousClock.Instant] = [:]
+        /// The apps that were calls in the last plan: the stream that named each, and its class.
+        var calls: [AppKey: Call] = [:]
+        /// Since when each of those has had no capture stream (`reopenGrace`).
+        var closedSince: [AppKey: ContinuousClock.Instant] = [:]
 
         public init() {}
+    }
+
+    /// A call as the last plan had it, for the one that goes on while its microphone reopens.
+    struct Call: Sendable, Hashable {
+        var face: AudioStream
+        var streamClass: StreamClass
     }
 
     public var apps: [AppKey: App] = [:]
@@ -76,18 +89,26 @@ public struct ImplicitPlan: Sendable {
             groups[AppKey(stream), default: []].append((stream, found))
         }
         var seenCaptures: Set<StreamID> = []
+        var calls: [AppKey: Call] = [:]
         for (key, members) in groups {
             var call: StreamClass?
             var waiting: String?
+            let wasCall = clocks.calls[key] != nil
             for (stream, found) in members where found.isCallCapture {
                 seenCaptures.insert(stream.id)
-                switch callState(of: stream, found, inventory: inventory, timing: timing, clocks: &clocks, now: now) {
+                switch callState(of: stream, found, wasCall: wasCall, inventory: inventory, timing: timing,
+                                 clocks: &clocks, now: now) {
                 case .live: call = call ?? found
                 case .until(let instant, let why):
                     if found.isHeuristic { waiting = why } else { call = call ?? found }
                     wakeAt = min(wakeAt ?? instant, instant)
                 case .none: break
                 }
+            }
+            if call == nil, !members.contains(where: { $0.1.isCallCapture }), let previous = clocks.calls[key],
+               let due = Self.reopening(key, clocks: &clocks, timing: timing, now: now) {
+                call = previous.streamClass
+                wakeAt = min(wakeAt ?? due, due)
             }
             let playback = members.filter { $0.0.id.direction == .playback }
             let playing = playback.contains { !$0.0.isCorked }
@@ -99,15 +120,17 @@ public struct ImplicitPlan: Sendable {
                 app.streamClass = call
                 app.hasSession = true
                 app.wantsActive = true
+                calls[key] = Call(face: face, streamClass: call)
             } else if let best = Self.strongest(playback.map(\.1)) {
                 app.streamClass = best
                 app.hasSession = true
                 // A call app's playback alone (Zoom ringing, or between calls) begins nothing.
                 app.wantsActive = playing && !(best.configuration?.traits.isCall ?? false)
-                // Non-mixing playback waits for an MPRIS player's claim (`playerClaimWait`).
+                // Non-mixing playback waits for an MPRIS player's claim (`playerClaimWait`), and
+                // a role that may be a UI sound until it has outlasted one (`ambiguousRoleWait`).
                 if app.wantsActive, best.configuration?.traits.isMixable == false {
                     let first = playback.map { appeared[$0.0.id] ?? now }.min() ?? now
-                    let due = first + timing.playerClaimWait
+                    let due = first + (best.isAmbiguousRole ? timing.ambiguousRoleWait : timing.playerClaimWait)
                     if now < due {
                         app.wantsActive = false
                         wakeAt = min(wakeAt ?? due, due)
@@ -118,9 +141,33 @@ public struct ImplicitPlan: Sendable {
             }
             apps[key] = app
         }
-        // Clocks of captures that are gone are dropped.
+        // A call app whose streams have all closed: its call goes on while its microphone may
+        // reopen, with the stream that named it and no stream of its own.
+        for (key, previous) in clocks.calls.sorted(by: { $0.key < $1.key }) where groups[key] == nil {
+            guard let due = Self.reopening(key, clocks: &clocks, timing: timing, now: now) else { continue }
+            wakeAt = min(wakeAt ?? due, due)
+            apps[key] = App(key: key, face: previous.face, streamClass: previous.streamClass, hasSession: true,
+                            wantsActive: true, streams: [], playback: [], waiting: nil)
+            calls[key] = previous
+        }
+        // Clocks of captures that are gone are dropped; so are those of calls that ended or whose
+        // microphone is open again.
         clocks.corkedSince = clocks.corkedSince.filter { seenCaptures.contains($0.key) }
         clocks.heldSince = clocks.heldSince.filter { seenCaptures.contains($0.key) }
+        clocks.closedSince = clocks.closedSince.filter { key, _ in
+            calls[key] != nil && !(groups[key]?.contains { $0.1.isCallCapture } ?? false)
+        }
+        clocks.calls = calls
+    }
+
+    /// When the call of `key`, whose capture streams have all closed, ends: nil once
+    /// `reopenGrace` has run out since they closed (first seen closed now).
+    private static func reopening(_ key: AppKey, clocks: inout CallClocks, timing: CallTiming,
+                                  now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let since = clocks.closedSince[key] ?? now
+        clocks.closedSince[key] = since
+        let due = since + timing.reopenGrace
+        return now < due ? due : nil
     }
 
     /// A stream of an app: one with a process id (or a Flatpak app id). Streams without are the
@@ -147,13 +194,19 @@ public struct ImplicitPlan: Sendable {
         case none
     }
 
-    private func callState(of stream: AudioStream, _ found: StreamClass, inventory: AudioInventory,
+    /// `wasCall`: the app was a call in the last plan (a browser's reopened input carries its
+    /// call on at once).
+    private func callState(of stream: AudioStream, _ found: StreamClass, wasCall: Bool, inventory: AudioInventory,
                            timing: CallTiming, clocks: inout CallClocks, now: ContinuousClock.Instant) -> CallState {
         if found.isHeuristic {
             clocks.corkedSince[stream.id] = nil
             guard !stream.isCorked, hasPlayback(alongside: stream, in: inventory) else {
                 clocks.heldSince[stream.id] = nil
                 return .none
+            }
+            if wasCall {
+                clocks.heldSince[stream.id] = clocks.heldSince[stream.id] ?? now - timing.heuristicMinimum
+                return .live
             }
             let since = clocks.heldSince[stream.id] ?? now
             clocks.heldSince[stream.id] = since
