@@ -122,6 +122,56 @@ final class AppsCommandTests: DaemonTestCase {
         XCTAssertEqual(try String(contentsOfFile: dotfiles + "/apps", encoding: .utf8), "# from my dotfiles\nbinary zoom = ignore\n")
     }
 
+    /// Issue 24: 20 parallel `set` kept 3 rules, all printing "(added)". Each edit is a
+    /// read-modify-write under the directory's lock, so every one sees the one before.
+    func testConcurrentEditsKeepEveryRule() async throws {
+        try write("# mine\n" + (0..<10).map { "app old\($0) = ignore\n" }.joined())
+        let sets = try await runAll((0..<20).map { ["apps", "set", "app", "new\($0)", "mixing"] })
+        XCTAssertEqual(sets.filter { $0.status == 0 }.count, 20, sets.map(\.stderr).joined())
+        var rules = try contents().split(separator: "\n").map(String.init)
+        XCTAssertEqual(rules.count, 31, "every rule kept:\n\(rules.joined(separator: "\n"))")
+        XCTAssertEqual(Set((0..<20).map { "app new\($0) = mixing" }).subtracting(rules), [])
+        XCTAssertEqual(Set(sets.map(\.stdout)).count, 20, "each added on a line of its own")
+
+        let mixed = try await runAll((0..<10).map { ["apps", "unset", "app", "old\($0)"] }
+                                     + (0..<10).map { ["apps", "set", "app", "later\($0)", "call"] })
+        XCTAssertEqual(mixed.filter { $0.status == 0 }.count, 20, mixed.map(\.stderr).joined())
+        rules = try contents().split(separator: "\n").map(String.init)
+        XCTAssertEqual(rules.filter { $0.hasPrefix("app old") }, [], "every unset done")
+        XCTAssertEqual(Set((0..<10).map { "app later\($0) = call" }).subtracting(rules), [], "every set kept")
+        XCTAssertEqual(rules.count, 31)
+        XCTAssertEqual(try directoryListing(), ["apps"], "no temporary file left behind")
+    }
+
+    /// An edit that cannot have the lock (another one stopped mid-edit) gives up after a bound,
+    /// says why, and changes nothing.
+    func testAnEditWaitsForTheLockOnlySoLong() async throws {
+        try write("app a = call\n")
+        let directory = open(path("config") + "/mprisd", O_RDONLY | O_DIRECTORY)
+        XCTAssertGreaterThanOrEqual(directory, 0)
+        defer { close(directory) }
+        XCTAssertEqual(flock(directory, LOCK_EX), 0)
+        let refused = try await mprisd(["apps", "set", "app", "b", "call"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("held the lock on \(path("config"))/mprisd for 5 s"), refused.stderr)
+        XCTAssertTrue(refused.stderr.hasSuffix("not changed\n"), refused.stderr)
+        XCTAssertEqual(try contents(), "app a = call\n")
+        flock(directory, LOCK_UN)
+        let done = try await mprisd(["apps", "set", "app", "b", "call"])
+        XCTAssertEqual(done.status, 0, done.stderr)
+    }
+
+    private func runAll(_ commands: [[String]]) async throws -> [ProgramResult] {
+        let program = Products.path("mprisd")
+        let environment = environment()
+        return try await withThrowingTaskGroup(of: ProgramResult.self) { group in
+            for command in commands {
+                group.addTask { try await runProgram(program, command, environment: environment, timeout: .seconds(20)) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     func testWithoutADaemonTheRulesAreListedAndItSaysSo() async throws {
         try write("# rules\napp \"ZOOM VoiceEngine\" = call\nbinary zoom = bogus\nflatpak org.example.Tts = playback voicePrompt duckOthers\n")
         let text = try await mprisd(["apps"])

@@ -21,7 +21,8 @@ extension Commands {
 
             'set' writes a rule to $XDG_CONFIG_HOME/mprisd/apps, replacing the rule for the
             same app in place (comments and other lines stay); 'unset' removes it. The file is
-            replaced atomically and a running daemon reloads it at once. A rule matches the
+            replaced atomically, edits at once are made one after the other, and a running
+            daemon reloads it at once. A rule matches the
             application name (without regard to case), the binary or the Flatpak app id, as
             'mprisd apps' shows them; the first rule that matches an app wins.
 

@@ -73,15 +73,25 @@ enum AppsProgram {
         }
     }
 
-    /// Reads the apps file, applies `change` and replaces the file with the result; says what
-    /// changed. Any failure leaves the file as it was.
+    /// Reads the apps file, applies `change` and replaces the file with the result, all under
+    /// the apps file's lock (`AppsFile.whileLocked`: concurrent edits each see the one before);
+    /// says what changed. Any failure leaves the file as it was.
     private static func edit(_ action: String,
                              _ change: (String, String) throws(AppRules.EditError) -> AppRules.Edit) -> Int32 {
         let path = UserDirectories.appsFile
-        let target: String
+        do {
+            let target = try AppsFile.writablePath(path)
+            return try AppsFile.whileLocked(target) { edit(path, target, change) }
+        } catch {
+            Output.error("mprisd apps: \(error); not changed")
+            return ExitStatus.failure
+        }
+    }
+
+    private static func edit(_ path: String, _ target: String,
+                             _ change: (String, String) throws(AppRules.EditError) -> AppRules.Edit) -> Int32 {
         let text: String
         do {
-            target = try AppsFile.writablePath(path)
             text = try SettingsFile.read(path) ?? ""
         } catch {
             Output.error("mprisd apps: \(error); not changed")
