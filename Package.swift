@@ -108,7 +108,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "mprisd",
                           dependencies: ["AudioPolicyDaemon", "AudioPolicyClient", "AppClassification", "MPRISDirectory", "SystemContext",
-                                         "RemoteControl",
+                                         "PolicyJournal", "RemoteControl",
                                          "AudioDevices",
                                          "Player", "SessionCore", "DBus", "Posix", "CLinux"],
                           swiftSettings: strict),

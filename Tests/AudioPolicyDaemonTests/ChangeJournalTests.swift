@@ -102,6 +102,35 @@ final class ChangeJournalTests: XCTestCase {
         XCTAssertEqual(second.wait(timeout: .now() + 5), .success, "free once the first lets go")
     }
 
+    /// Issue 24: a daemon refuses at once while a live daemon holds the lock (saying which, with
+    /// its bus), and waits while a guard holds it (a replay takes a moment).
+    func testADaemonIsRefusedByALiveDaemonAndWaitsForAGuard() throws {
+        do {
+            guard case .taken(let first) = JournalLock.forDaemon(bus: "bus-a", beside: file) else {
+                return XCTFail("a free lock is taken")
+            }
+            XCTAssertEqual(JournalLock.lastHolder(beside: file), JournalLock.Holder(role: .daemon, pid: getpid(), bus: "bus-a"))
+            guard case .heldByDaemon(let holder) = JournalLock.forDaemon(bus: "bus-b", beside: file) else {
+                return XCTFail("refused while a daemon holds it")
+            }
+            XCTAssertEqual(holder.bus, "bus-a")
+            withExtendedLifetime(first) {}
+        }
+
+        var guardLock = JournalLock(beside: file)
+        XCTAssertEqual(JournalLock.lastHolder(beside: file)?.role, .journalGuard)
+        let taken = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [file] in
+            if case .taken(let lock) = JournalLock.forDaemon(bus: "bus-b", beside: file) {
+                withExtendedLifetime(lock) { _ = taken.signal() }
+            }
+        }
+        XCTAssertEqual(taken.wait(timeout: .now() + 0.3), .timedOut, "waits while the guard replays")
+        guardLock = nil
+        XCTAssertEqual(taken.wait(timeout: .now() + 5), .success, "taken once the guard is done")
+        XCTAssertNil(guardLock)
+    }
+
     // MARK: The decisions that write to it
 
     private func playing() -> ForeignPlayer {

@@ -175,4 +175,50 @@ final class DaemonJournalTests: DaemonTestCase {
         let music = try await playerctl("-p", "music", "status")
         XCTAssertEqual(music, "Playing", "the client that came back interrupts nothing and is not interrupted")
     }
+
+    // MARK: Two session buses, one state directory
+
+    /// Issue 24: the daemon of a second session bus with the same `XDG_STATE_HOME` owned the name
+    /// and then waited in `flock` without a word. Now it says why in one line and exits before it
+    /// takes the name; the first daemon's journal and duck are untouched; `mprisd status` on the
+    /// second bus names the first; once the first is stopped, the second bus's daemon starts.
+    func testTheDaemonOfASecondBusSharingTheStateDirectoryRefusesBeforeTakingTheName() async throws {
+        let first = try await startDaemon()
+        let mpv = try await startMPV()
+        let user = try await setVolumeAnnounced(mpv, 0.8)
+        let (ducker, ducked) = try await duck(mpv, from: user)
+        let journal = try String(contentsOfFile: journalPath, encoding: .utf8)
+
+        let otherBus = try TestBus(.session)
+        defer { otherBus.stop() }
+        let elsewhere = environment(["DBUS_SESSION_BUS_ADDRESS": otherBus.address])
+        let second = try BackgroundProgram(Products.path("mprisd"), ["--verbose"], environment: elsewhere)
+        let status = await second.waitForExit()
+        XCTAssertEqual(status, 69, second.stderr)
+        let lines = second.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("not starting: the mprisd of another session bus (pid \(first.pid))") }.count, 1,
+                       second.stderr)
+        XCTAssertFalse(second.stderr.contains("serving"), "never owned the name: \(second.stderr)")
+        XCTAssertFalse(second.stderr.contains("journal:"), "replayed nothing: \(second.stderr)")
+        XCTAssertEqual(try String(contentsOfFile: journalPath, encoding: .utf8), journal, "the first daemon's journal untouched")
+        let volume = try await mpv.volume()
+        XCTAssertEqual(volume, ducked, accuracy: 0.002, "the first daemon's duck untouched")
+        XCTAssertTrue(first.isRunning)
+
+        let asked = try await runProgram(Products.path("mprisd"), ["status"], environment: elsewhere, timeout: .seconds(20))
+        XCTAssertEqual(asked.status, 69, asked.stderr)
+        XCTAssertTrue(asked.stderr.contains("no policy daemon on this session bus: the mprisd of another session bus "
+                                            + "(pid \(first.pid)) keeps its journal in"), asked.stderr)
+        let here = try await mprisd(["status"])
+        XCTAssertEqual(here.status, 0, "the first bus is served: \(here.stderr)")
+
+        ducker.kill()
+        await waitForVolume(mpv, user, "the ducker gone")
+        first.signal(SIGTERM)
+        _ = await first.waitForExit()
+        let later = try BackgroundProgram(Products.path("mprisd"), ["--verbose"], environment: elsewhere)
+        defer { later.kill() }
+        let serving = await eventually(timeout: .seconds(10)) { later.stderr.contains("serving org.mprisd.AudioPolicy") }
+        XCTAssertTrue(serving, "once the first is gone, the second bus's daemon starts: \(later.stderr)")
+    }
 }

@@ -25,12 +25,13 @@ final class DaemonJournal: Sendable {
     /// The write end of the guard's pipe; closed by `close`, or by the kernel when we die.
     private let guardPipe: Int32?
 
-    init(connection: Connection, log: DaemonLog) {
+    /// `lock`: the journal lock the daemon took before it asked for its name (`PolicyDaemon`),
+    /// nil when it could not be had.
+    init(connection: Connection, log: DaemonLog, lock: JournalLock?) {
         let say: @Sendable (String) -> Void = { log.info($0) }
         self.connection = connection
         self.log = log
-        lock = JournalLock()
-        if lock == nil { log.warning("the journal lock could not be taken; replaying without it") }
+        self.lock = lock
         let left = ChangeJournal.read(log: say)
         // Stream changes are restored by the stream policy once the audio server is connected.
         let streams = ChangeJournal.readStreams(log: say)

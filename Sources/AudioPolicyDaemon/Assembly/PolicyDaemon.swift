@@ -123,13 +123,24 @@ public enum PolicyDaemon {
             return ExitStatus.failure
         }
         defer { service.close() }
+        // The journal's lock before the name: a daemon that cannot keep the journal never owns it.
+        var journalLock: JournalLock?
+        let lockOutcome = takeJournalLock(connection, log: log)
+        switch lockOutcome {
+        case .refuse(let status): return status
+        case .proceed(let lock): journalLock = lock
+        case .sameBus: journalLock = nil
+        }
         switch claimName(connection, log: log) {
         case .some(let status): return status
         case .none: break
         }
         // The only daemon now: what a dead predecessor changed in other programs is undone
         // before any player is followed.
-        let changes = DaemonJournal(connection: connection, log: log)
+        if case .sameBus = lockOutcome {
+            journalLock = JournalLock(as: .init(role: .daemon, pid: getpid(), bus: busID(connection) ?? ""))
+        }
+        let changes = DaemonJournal(connection: connection, log: log, lock: journalLock)
         defer { changes.close() }
 
         // One system-bus connection for everything the daemon follows there (BlueZ for routes and

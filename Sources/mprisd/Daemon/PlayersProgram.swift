@@ -68,7 +68,7 @@ enum PlayersProgram {
         } catch {
             switch error.name {
             case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner:
-                Output.error("mprisd \(command): no policy daemon on the session bus (start 'mprisd' or install the user service)")
+                Output.error(NoDaemon.message(command: command, connection))
                 return ExitStatus.unavailable
             case DBusError.Name.unknownMethod:
                 Output.error("mprisd \(command): the running daemon is too old for this command (restart it)")

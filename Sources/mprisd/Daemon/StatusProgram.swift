@@ -53,7 +53,7 @@ enum StatusProgram {
         let available = startingDaemon ? SessionBroker.startDaemonIfNeeded(connection)
                                        : PolicyClient.isDaemonAvailable(connection, timeout: .seconds(5))
         guard available else {
-            return .failure(Failure(message: "mprisd \(command): no policy daemon on the session bus (start 'mprisd' or install the user service)",
+            return .failure(Failure(message: NoDaemon.message(command: command, connection),
                                     exitStatus: ExitStatus.unavailable))
         }
         let text: String
