@@ -45,6 +45,39 @@ final class AudioServerLinkConnectionTests: BusTestCase {
         XCTAssertFalse(server.log.contains("File exists"), server.log)
     }
 
+    func testADefaultOurViewNeverNamesIsLearntFromAFreshClientPulseAudio() async throws {
+        try await defaultFromAFreshClient(.pulseAudio)
+    }
+
+    func testADefaultOurViewNeverNamesIsLearntFromAFreshClientPipeWire() async throws {
+        try await defaultFromAFreshClient(.pipeWire)
+    }
+
+    /// Issue 24 #7: a pipewire-pulse client that missed WirePlumber's choice is told
+    /// "@DEFAULT_SINK@" for good while every new client is told the sink. The link (whose own view
+    /// is made to name no default here) asks a fresh client, follows the defaults it names as they
+    /// change and as their devices go, and leaves no such client behind.
+    private func defaultFromAFreshClient(_ kind: AudioServerKind) async throws {
+        let server = try await startServer(kind, bus: bus)
+        defer { server.stop() }
+        let recorder = try LinkRecorder(address: .socket(path: server.pulseSocketPath), ownViewHasNoDefaults: true)
+        defer { recorder.stop() }
+        await recorder.waitFor("the default sink known from a fresh client") { $0.defaultSink == server.sinkName }
+        let module = try await server.pactl("load-module", "module-null-sink", "sink_name=hdmi")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        await recorder.waitFor("hdmi appears") { $0.device(.sink, named: "hdmi") != nil }
+        try await server.pactl("set-default-sink", "hdmi")
+        await recorder.waitFor("the new default followed") { $0.defaultSink == "hdmi" }
+        try await server.pactl("unload-module", module)
+        await recorder.waitFor("back to the sink left") { $0.defaultSink == server.sinkName }
+        let gone = await eventually(timeout: .seconds(10)) {
+            let clients = (try? await server.pactl("list", "clients")) ?? "mprisd (default devices)"
+            return !clients.contains("mprisd (default devices)")
+        }
+        XCTAssertTrue(gone, "the fresh client disconnects once it has answered")
+        XCTAssertEqual(recorder.logLines.count, 1, "one line, for the connection: \(recorder.logLines)")
+    }
+
     func testKilledAndRestartedPulseAudio() async throws { try await killedAndRestarted(.pulseAudio) }
     func testKilledAndRestartedPipeWire() async throws { try await killedAndRestarted(.pipeWire) }
 

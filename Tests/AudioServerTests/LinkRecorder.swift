@@ -13,9 +13,10 @@ final class LinkRecorder: Sendable {
         let state = Mutex<(changes: [InventoryChange], log: [String])>(([], []))
     }
 
-    init(address: ServerAddress) throws {
+    init(address: ServerAddress, ownViewHasNoDefaults: Bool = false) throws {
         let records = self.records
-        link = AudioServerLink(address: address, log: { line in records.state.withLock { $0.log.append(line) } })
+        link = AudioServerLink(address: address, ownViewHasNoDefaults: ownViewHasNoDefaults,
+                               log: { line in records.state.withLock { $0.log.append(line) } })
         try link.start { change in records.state.withLock { $0.changes.append(change) } }
     }
 

@@ -69,6 +69,7 @@ extension LinkCore {
         pa_proplist_free(properties)
         guard let created else { return connectionFailed("pa_context_new failed") }
         context = created
+        connectedServer = server
         phase = .connecting
         pa_context_set_state_callback(created, { context, userdata in
             guard let core = LinkCore.from(userdata), let context, context == core.context else { return }
@@ -146,6 +147,9 @@ extension LinkCore {
     func dropContext(disconnect: Bool) {
         phase = .idle
         cancelDefaultCheck()
+        secondOpinionAgain = false
+        endSecondOpinion()
+        secondOpinionDefaults = nil
         if let context {
             self.context = nil
             pa_context_set_state_callback(context, nil, nil)

@@ -15,7 +15,9 @@ import Posix
 /// (a device's change too) reads the server info again, and the link asks by itself 0.1, 0.2, 0.4
 /// … 3.2 s apart, then every 3.2 s for a minute (23 reads, 63 s in all) — so a default chosen late
 /// is learnt within 3.2 s of the choice, not after a doubling gap of 13 s (seen under
-/// ThreadSanitizer in CI) — stopping as soon as a default is known. PulseAudio, which always names one while a sink exists, never starts them; bounded, so
+/// ThreadSanitizer in CI) — stopping as soon as a default is known. From the fourth check on, a
+/// fresh client is asked too (`AudioServerLink+SecondOpinion`): a view that missed the choice is
+/// never corrected by any event. PulseAudio, which always names one while a sink exists, never starts them; bounded, so
 /// an idle link still wakes up zero times.
 extension LinkCore {
     static let defaultCheckDelays: [Int64] = ([100, 200, 400, 800, 1600] + Array(repeating: 3200, count: 18)).map { $0 * 1_000_000 }
@@ -41,6 +43,7 @@ extension LinkCore {
         defaultCheckTimer = loop.core.timer(at: MonotonicClock.nanoseconds() + delay) { [unowned self] _ in
             cancelDefaultCheck()
             fetchServerInfo()
+            askSecondOpinion()
         }
     }
 

@@ -16,6 +16,8 @@ extension LinkCore {
         let isServer = facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue
         defer {
             if !isServer, (isDevice && kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue) || isDefaultSinkMissing { fetchServerInfo() }
+            // Defaults that only a fresh client could tell: asked again when they may have changed.
+            if secondOpinionDefaults != nil, isDevice || isServer { askSecondOpinion() }
         }
         let request: OpaquePointer?
         switch facility {

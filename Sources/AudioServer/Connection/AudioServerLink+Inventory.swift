@@ -85,8 +85,8 @@ extension LinkCore {
 
     func apply(server info: pa_server_info) {
         let server = ServerIdentity(info)
-        let sink = defaultName(info.default_sink_name)
-        let source = defaultName(info.default_source_name)
+        let (sink, source) = ownViewHasNoDefaults ? effectiveDefaults(sink: nil, source: nil)
+            : effectiveDefaults(sink: defaultDeviceName(info.default_sink_name), source: defaultDeviceName(info.default_source_name))
         guard working.server != server || working.defaultSink != sink || working.defaultSource != source else { return }
         change { core in
             core.working.server = server
@@ -140,7 +140,8 @@ extension LinkCore {
 
 /// A default device's name; nil for none. pipewire-pulse names no device before WirePlumber chose
 /// one (right after it starts): it then reports "@DEFAULT_SINK@" / "@DEFAULT_SOURCE@".
-private func defaultName(_ name: UnsafePointer<CChar>?) -> String? {
+/// A default device's name; nil for none ("", "@DEFAULT_SINK@").
+func defaultDeviceName(_ name: UnsafePointer<CChar>?) -> String? {
     guard let name = optionalString(name), !name.isEmpty, !(name.hasPrefix("@") && name.hasSuffix("@")) else { return nil }
     return name
 }

@@ -22,10 +22,20 @@ public final class AudioServerLink: Sendable {
     private let log: Log
     let shared = LinkShared()
     private let running = Mutex<(loop: PulseLoop, core: LinkCore)?>(nil)
+    private let ownViewHasNoDefaults: Bool
 
     public init(address: ServerAddress = .fromEnvironment(), log: @escaping Log) {
         self.address = address
         self.log = log
+        ownViewHasNoDefaults = false
+    }
+
+    /// Tests only: a link whose own client view never names a default device, as a
+    /// pipewire-pulse client that missed WirePlumber's choice sees it (`LinkCore.askSecondOpinion`).
+    package init(address: ServerAddress, ownViewHasNoDefaults: Bool, log: @escaping Log) {
+        self.address = address
+        self.log = log
+        self.ownViewHasNoDefaults = ownViewHasNoDefaults
     }
 
     /// Starts the link's thread; `onChange` runs on it after every change (keep it short: no
@@ -34,10 +44,12 @@ public final class AudioServerLink: Sendable {
         let address = self.address
         let log = self.log
         let shared = self.shared
+        let ownViewHasNoDefaults = self.ownViewHasNoDefaults
         try running.withLock { (slot: inout (loop: PulseLoop, core: LinkCore)?) throws(PosixError) in
             guard slot == nil else { return }
             let loop = try PulseLoop()
-            let core = LinkCore(loop: loop, address: address, log: log, shared: shared, onChange: onChange)
+            let core = LinkCore(loop: loop, address: address, log: log, shared: shared,
+                                ownViewHasNoDefaults: ownViewHasNoDefaults, onChange: onChange)
             try loop.start()
             loop.post { core.begin() }
             slot = (loop, core)

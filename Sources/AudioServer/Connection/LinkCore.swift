@@ -36,6 +36,15 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
     /// Re-reads of the server info while a sink exists and none is the default.
     var defaultCheckTimer: TimeEvent?
     var defaultChecksDone = 0
+    /// The server string of the current connection (`unix:/run/user/1000/pulse/native`).
+    var connectedServer: String?
+    /// A fresh client asked for the defaults while ours names none (`AudioServerLink+SecondOpinion`).
+    var secondOpinion: OpaquePointer?
+    var secondOpinionDefaults: (sink: String?, source: String?)?
+    var secondOpinionAgain = false
+    /// Tests only: our own view's defaults are taken as "@DEFAULT_SINK@", as a pipewire-pulse
+    /// client that missed WirePlumber's choice sees them.
+    let ownViewHasNoDefaults: Bool
     /// Whether the current absence was logged (one line per absence).
     var absenceLogged = false
 
@@ -43,7 +52,8 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
     static let retryDelays: [Int64] = [100, 200, 400, 800, 1600, 3200, 5000].map { $0 * 1_000_000 }
 
     init(loop: PulseLoop, address: ServerAddress, log: @escaping AudioServerLink.Log, shared: LinkShared,
-         onChange: @escaping @Sendable (InventoryChange) -> Void) {
+         ownViewHasNoDefaults: Bool = false, onChange: @escaping @Sendable (InventoryChange) -> Void) {
+        self.ownViewHasNoDefaults = ownViewHasNoDefaults
         self.loop = loop
         self.address = address
         self.log = log
