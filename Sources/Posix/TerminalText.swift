@@ -27,6 +27,13 @@ public enum TerminalText {
         rendered(text, maxLength: maxLength, escaping: isControl)
     }
 
+    /// Each line of `text` sanitized (the line breaks kept, each line up to `maxLength`): for a
+    /// message of several lines to a person.
+    public static func sanitizedLines(_ text: String, maxLength: Int = defaultMaxLength) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { sanitized(String($0), maxLength: maxLength) }.joined(separator: "\n")
+    }
+
     /// `text` as quoted in a message about a bad value, where a person must see exactly what was
     /// typed or stored: besides the control characters, everything that shows as nothing or as a
     /// blank — format characters, spaces other than U+0020, combining marks, private-use and

@@ -24,9 +24,10 @@ let usageText = """
 let stdoutFD: Int32 = 1
 let stderrFD: Int32 = 2
 
-/// One line to `fd` (`write(2)`: no stdio state to share).
+/// One line to `fd` (`write(2)`: no stdio state to share); on standard error with its control
+/// characters escaped (an argument typed with ESC, a name the daemon's error quotes back).
 func say(_ text: String, to fd: Int32) {
-    var line = text + "\n"
+    var line = (fd == stderrFD ? TerminalText.sanitizedLines(text) : text) + "\n"
     line.withUTF8 { bytes in _ = write(fd, bytes.baseAddress, bytes.count) }
 }
 

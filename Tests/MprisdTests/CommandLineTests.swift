@@ -11,6 +11,18 @@ final class CommandLineTests: XCTestCase {
         return try await runProgram(path, arguments)
     }
 
+    /// Issue 24: a raw ESC or BEL typed as an argument comes back escaped, from both programs.
+    func testControlCharactersInArgumentsAreEchoedEscaped() async throws {
+        let typed = "\u{1B}[2J\u{07}"
+        let lean = try await runProgram(Products.path("mprisd-control"), [typed])
+        let full = try await mprisd("silent", typed)
+        for result in [lean, full] {
+            XCTAssertEqual(result.status, 64, result.stderr)
+            XCTAssertTrue(result.stderr.contains("\\x1b[2J\\x07"), result.stderr)
+            XCTAssertFalse(result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, result.stderr)
+        }
+    }
+
     func testEveryCommandHasHelp() async throws {
         let overview = try await mprisd("--help")
         XCTAssertEqual(overview.status, 0)

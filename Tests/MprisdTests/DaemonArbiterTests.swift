@@ -123,6 +123,11 @@ final class DaemonArbiterTests: ArbiterTestCase {
         result = try await mprisd(["player", "pin", "nobody"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("no player named nobody"), result.stderr)
+        // Issue 24: a name typed with ESC and BEL, quoted back by the daemon, is shown escaped.
+        result = try await mprisd(["player", "pin", "\u{1B}]0;owned\u{07}"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("no player named \\x1b]0;owned\\x07"), result.stderr)
+        XCTAssertFalse(result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, result.stderr)
 
         // A pinned player whose name goes away takes its pin along.
         _ = try await mprisd(["player", "pin", "pinme"])

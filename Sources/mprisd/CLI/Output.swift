@@ -19,8 +19,10 @@ enum Output {
         }
     }
 
+    /// A message for a person: control characters in it — an argument typed with ESC or BEL, a
+    /// name a daemon's error quotes back — are shown escaped (`TerminalText`), line by line.
     static func error(_ text: String) {
-        _ = write(2, text)
+        _ = write(2, TerminalText.sanitizedLines(text))
     }
 
     /// `status`, or 1 (with the reason on standard error) when writing the output failed.
