@@ -72,11 +72,16 @@ let call = Message.methodCall(destination: "org.mprisd.AudioPolicy", path: Objec
                               body: [.string(action), .double(value)])
 let status: Int32
 do {
-    let reply = try connection.callAndWait(call, timeout: .seconds(10))
+    // A key press: one second at most (the daemon bounds its wait for the player within it).
+    let reply = try connection.callAndWait(call, timeout: .seconds(1))
     if verbose, case .string(let done)? = reply.body.first { say(done, to: stdoutFD) }
     status = ExitStatus.success
 } catch {
     switch error.name {
+    case DBusError.Name.noReply:
+        say("mprisd control: the policy daemon \(connection.peerDescription("org.mprisd.AudioPolicy")) did not answer "
+            + "within 1 s (stopped, or too busy)", to: stderrFD)
+        status = ExitStatus.failure
     case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner:
         say("mprisd control: no policy daemon on the session bus (start 'mprisd' or install the user service)", to: stderrFD)
         status = ExitStatus.unavailable

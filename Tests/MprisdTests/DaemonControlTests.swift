@@ -103,6 +103,51 @@ final class DaemonControlTests: ArbiterTestCase {
         }
     }
 
+    /// Issue 24: a key press gives up within a second and names what did not answer — a player
+    /// that never answers (stopped), or the daemon itself (stopped) — for both programs; the
+    /// other commands give up after 5 s, naming the daemon.
+    func testAKeyPressGivesUpWithinASecondNamingWhatDidNotAnswer() async throws {
+        let daemon = try await startDaemon()
+        let fake = try await startFake("frozen", status: "Playing")
+        try await waitForActive(fake.busName)
+        let lean = Products.path("mprisd-control")
+        kill(fake.process.pid, SIGSTOP)
+        defer { kill(fake.process.pid, SIGCONT) }
+        for program in [Products.path("mprisd"), lean] {
+            let started = ContinuousClock.now
+            let result = try await runProgram(program, program == lean ? ["pause"] : ["control", "pause"], environment: environment())
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(4), "gave up within the bound")
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("mprisd control: org.mpris.MediaPlayer2.frozen (:1."), result.stderr)
+            XCTAssertTrue(result.stderr.contains("did not answer Get PlaybackStatus (or the Pause after it) within 400 ms"),
+                          result.stderr)
+        }
+        kill(fake.process.pid, SIGCONT)
+        var result = try await control("pause")
+        XCTAssertEqual(result.status, 0, "the daemon kept serving: \(result.stderr)")
+
+        daemon.signal(SIGSTOP)
+        defer { daemon.signal(SIGCONT) }
+        for program in [Products.path("mprisd"), lean] {
+            let started = ContinuousClock.now
+            result = try await runProgram(program, program == lean ? ["play"] : ["control", "play"], environment: environment())
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(4), "gave up within the bound")
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("mprisd control: the policy daemon org.mprisd.AudioPolicy (:1."), result.stderr)
+            XCTAssertTrue(result.stderr.hasSuffix("pid \(daemon.pid)) did not answer within 1 s (stopped, or too busy)\n"),
+                          result.stderr)
+        }
+        for command in [["status"], ["players"]] {
+            result = try await mprisd(command)
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("pid \(daemon.pid)) did not answer within 5 s (stopped, or too busy)"),
+                          result.stderr)
+        }
+        daemon.signal(SIGCONT)
+        result = try await mprisd(["status"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
     func testNoPlayerAndNoDaemonAreOneLineAndANonZeroExit() async throws {
         var result = try await control("play-pause")
         XCTAssertEqual(result.status, 69, result.stderr)

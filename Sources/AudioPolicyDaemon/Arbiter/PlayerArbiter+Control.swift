@@ -5,6 +5,13 @@ import RemoteControl
 extension PlayerArbiter {
     /// The error `Control` answers when no player is in an audio context.
     public static let noPlayerError = "org.mprisd.AudioPolicy1.Error.NoPlayer"
+    /// The error `Control` answers when the player did not answer within `controlTimeout`: not
+    /// `NoReply`, which a client takes for the daemon's own silence.
+    public static let playerNotAnsweringError = "org.mprisd.AudioPolicy1.Error.PlayerNotAnswering"
+    /// How long a key press waits for the player, per call (a pause is two: its status, then
+    /// Pause): within the second a person accepts for a key, and the client's bound (1 s).
+    static let controlTimeoutMilliseconds = 400
+    static var controlTimeout: Duration { .milliseconds(controlTimeoutMilliseconds) }
 
     /// Carries out `control` on the active player; `reply` gets what was done (`Pause sent to
     /// org.mpris.MediaPlayer2.mpv`) once the player answered, or the player's error. What needs
@@ -16,15 +23,23 @@ extension PlayerArbiter {
             return reply(.failure(DBusError(Self.noPlayerError, "no player is in an audio context")))
         }
         let name = player.busName
-        let remote = MPRISRemote(connection: connection, owner: player.owner, timeout: Self.callTimeout)
+        let remote = MPRISRemote(connection: connection, owner: player.owner, timeout: Self.controlTimeout)
         let log = self.log
+        let owner = player.owner
+        // A player that did not answer is named, with what it was asked.
+        @Sendable func named(_ error: DBusError, _ member: String) -> DBusError {
+            guard error.name == DBusError.Name.noReply else { return error }
+            return DBusError(Self.playerNotAnsweringError,
+                             "\(name) (\(owner)) did not answer \(member) within \(Self.controlTimeoutMilliseconds) ms")
+        }
         @Sendable func answered(_ member: String) -> @Sendable (Result<Void, DBusError>) -> Void {
             { result in
                 switch result {
                 case .success:
                     log("control: \(member) sent to \(name)")
                     reply(.success("\(member) sent to \(name)"))
-                case .failure(let error):
+                case .failure(let failure):
+                    let error = named(failure, member)
                     log("control: \(member) to \(name) failed: \(error)")
                     reply(.failure(error))
                 }
@@ -45,7 +60,7 @@ extension PlayerArbiter {
                 switch outcome {
                 case .sent: answered("Pause")(.success(()))
                 case .notPlaying(let status): reply(.success("\(name) is \(status): no Pause sent"))
-                case .failed(let error): answered("Pause")(.failure(error))
+                case .failed(let error): reply(.failure(named(error, "Get PlaybackStatus (or the Pause after it)")))
                 }
             }
         case .playPause:
@@ -53,13 +68,13 @@ extension PlayerArbiter {
                 switch result {
                 case .success(.string("Playing")): send("Pause")
                 case .success: send("Play")
-                case .failure(let error): reply(.failure(error))
+                case .failure(let error): reply(.failure(named(error, "Get PlaybackStatus")))
                 }
             }
         case .position(let seconds):
             remote.property("Metadata") { result in
                 guard case .success(let metadata) = result else {
-                    if case .failure(let error) = result { reply(.failure(error)) }
+                    if case .failure(let error) = result { reply(.failure(named(error, "Get Metadata"))) }
                     return
                 }
                 guard let track = Self.trackID(in: metadata) else {
@@ -75,7 +90,7 @@ extension PlayerArbiter {
                     send("Set", [.string(MPRISNames.playerInterface), .string("Volume"), .variant(.double(target))],
                          interface: StandardInterfaceName.properties)
                 case .success: reply(.failure(.failed("\(name) has no Volume")))
-                case .failure(let error): reply(.failure(error))
+                case .failure(let error): reply(.failure(named(error, "Get Volume")))
                 }
             }
         }

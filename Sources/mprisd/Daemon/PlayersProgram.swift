@@ -41,7 +41,7 @@ enum PlayersProgram {
     /// `Control(action, value)`; quiet on success unless `verbose` (a key binding's output goes
     /// nowhere), one line on standard error otherwise.
     static func control(_ action: String, value: Double, verbose: Bool) -> Int32 {
-        call("control", "Control", [.string(action), .double(value)]) { reply in
+        call("control", "Control", [.string(action), .double(value)], timeout: .seconds(1)) { reply in
             if verbose, case .string(let done)? = reply.first { Output.out(done) }
             return ExitStatus.success
         }
@@ -49,8 +49,10 @@ enum PlayersProgram {
 
     /// One call to the policy object; `done` turns its reply into the exit status. No player:
     /// exit 1 with the daemon's reason; no daemon: exit 69.
+    /// `timeout`: 1 s for a key press (`control`), which the daemon's own bound on the player
+    /// fits within; 5 s for the rest, which only the daemon answers.
     private static func call(_ command: String, _ member: String, _ body: [DBusValue] = [],
-                             done: ([DBusValue]) -> Int32) -> Int32 {
+                             timeout: Duration = .seconds(5), done: ([DBusValue]) -> Int32) -> Int32 {
         let connection: Connection
         do {
             connection = try Connection(bus: .session)
@@ -64,9 +66,13 @@ enum PlayersProgram {
             reply = try connection.callAndWait(
                 .methodCall(destination: AudioPolicyNames.busName, path: AudioPolicyNames.objectPath,
                             interface: AudioPolicyNames.interface, member: member, body: body),
-                timeout: .seconds(10))
+                timeout: timeout)
         } catch {
             switch error.name {
+            case DBusError.Name.noReply:
+                Output.error("mprisd \(command): the policy daemon \(connection.peerDescription(AudioPolicyNames.busName)) "
+                             + "did not answer within \(timeout.components.seconds) s (stopped, or too busy)")
+                return ExitStatus.failure
             case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner:
                 Output.error(NoDaemon.message(command: command, connection))
                 return ExitStatus.unavailable

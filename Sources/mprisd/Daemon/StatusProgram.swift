@@ -67,6 +67,9 @@ enum StatusProgram {
                                         exitStatus: ExitStatus.failure))
             }
             text = document
+        } catch where error.name == DBusError.Name.noReply {
+            return .failure(Failure(message: "mprisd \(command): the policy daemon \(connection.peerDescription(AudioPolicyNames.busName)) "
+                                    + "did not answer within 5 s (stopped, or too busy)", exitStatus: ExitStatus.failure))
         } catch {
             return .failure(Failure(message: "mprisd \(command): \(error)", exitStatus: ExitStatus.failure))
         }
