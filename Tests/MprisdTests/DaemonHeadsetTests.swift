@@ -114,6 +114,45 @@ final class DaemonHeadsetTests: DaemonTestCase {
 
     /// Presses a button on the daemon's registered player: on each of its system-bus connections
     /// (it has one for the screen lock too, which ignores the call).
+    /// Issue 24: anyone on the system bus may call the headset object. A stranger is refused
+    /// before its arguments are looked at (a bad LoopStatus is AccessDenied, not InvalidArgs),
+    /// and a stranger calling in a loop gets a few log lines, not one per call.
+    func testAStrangerIsRefusedFirstAndLoggedAtABoundedRate() async throws {
+        let system = try useSystemBus()
+        let bluez = try await FakeBluez.start(on: system)
+        defer { bluez.stop() }
+        try await startDaemon()
+        let mpv = try await startMPV()
+        let registered = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
+        let daemonPID = try XCTUnwrap(daemon).pid
+        let names = try await system.connections(ofProcess: daemonPID)
+        let daemonName = try XCTUnwrap(names.first)
+        let stranger = try Connection(address: system.address)
+        defer { stranger.close() }
+        let path = try ObjectPath(registered.path)
+        do {
+            _ = try await stranger.call(destination: daemonName, path: path, interface: "org.freedesktop.DBus.Properties",
+                                        member: "Set", [.string("org.mpris.MediaPlayer2.Player"), .string("LoopStatus"),
+                                                        .variant(.string("bogus"))], timeout: .seconds(5))
+            XCTFail("a stranger's Set was taken")
+        } catch {
+            XCTAssertEqual(error.name, "org.freedesktop.DBus.Error.AccessDenied", error.message)
+        }
+        for _ in 0..<200 {
+            do {
+                _ = try await stranger.call(destination: daemonName, path: path, interface: "org.mpris.MediaPlayer2.Player",
+                                            member: "Play", timeout: .seconds(5))
+                XCTFail("a stranger's Play was taken")
+            } catch {
+                XCTAssertEqual(error.name, "org.freedesktop.DBus.Error.AccessDenied", error.message)
+            }
+        }
+        try await assertStays(mpv, "Playing")
+        let refusals = (daemon?.stderr ?? "").split(separator: "\n").filter { $0.contains("refused: only bluetoothd") }
+        XCTAssertEqual(refusals.count, 5, "five lines a minute, not one per call: \(refusals.count)")
+        XCTAssertTrue(refusals.first?.contains("Set LoopStatus from") ?? false, "\(refusals)")
+    }
+
     private func press(_ member: String, _ path: String, bluez: FakeBluez, system: TestBus) async throws {
         let daemon = try XCTUnwrap(self.daemon)
         let names = try await system.connections(ofProcess: daemon.pid)

@@ -25,6 +25,8 @@ extension HeadsetPlayer {
     /// value checked first (a `LoopStatus` other than the three names is refused, as a player
     /// would refuse it).
     func setting(_ name: String, to value: DBusValue, call: Message, generation: UInt64) throws(DBusError) {
+        // The caller before the value: a stranger learns nothing about what would be accepted.
+        try checkCaller(of: call, member: "Set \(name)")
         if name == "LoopStatus", case .string(let status) = value, !["None", "Track", "Playlist"].contains(status) {
             throw DBusError.invalidArgs("LoopStatus is None, Track or Playlist, not '\(status)'")
         }
@@ -41,15 +43,21 @@ extension HeadsetPlayer {
     /// The player a call from bluetoothd acts on: nil (logged) when the object's player is no
     /// longer the active one; `AccessDenied` for a caller that is not bluetoothd.
     private func commandTarget(of call: Message, member: String, generation: UInt64) throws(DBusError) -> ActivePlayer? {
-        let (target, bluez) = state.withLock { state in
-            (state.generation == generation && !state.stopped ? state.active : nil, state.bluez)
-        }
-        guard let bluez, call.sender == bluez else {
-            log("headset: \(member) from \(call.sender ?? "?") refused: only bluetoothd commands the headset player")
-            throw DBusError.accessDenied("only bluetoothd (org.bluez) commands this player")
-        }
+        try checkCaller(of: call, member: member)
+        let target = state.withLock { state in state.generation == generation && !state.stopped ? state.active : nil }
         if target == nil { log("headset: \(member) dropped: that player is no longer the active one") }
         return target
+    }
+
+    /// `AccessDenied` for a caller that is not bluetoothd; the refusals logged at a bounded rate
+    /// (`refusalLog`), since anyone on the system bus can call.
+    private func checkCaller(of call: Message, member: String) throws(DBusError) {
+        let bluez = state.withLock { $0.bluez }
+        guard let bluez, call.sender == bluez else {
+            let line = "headset: \(member) from \(call.sender ?? "?") refused: only bluetoothd commands the headset player"
+            if let admitted = refusalLog.admit(line) { log(admitted) }
+            throw DBusError.accessDenied("only bluetoothd (org.bluez) commands this player")
+        }
     }
 
     private func forward(_ member: String, _ arguments: [DBusValue], to player: ActivePlayer) {

@@ -40,6 +40,8 @@ public final class HeadsetPlayer: Sendable {
     private let activeSubscription = Mutex<EventSubscription?>(nil)
     private let observation = Mutex<EventSubscription?>(nil)
     let ownerWatch = Mutex<SignalSubscription?>(nil)
+    /// Refused callers' lines: a few per minute.
+    let refusalLog = LogRateLimit()
 
     struct State {
         var stopped = false
