@@ -33,6 +33,24 @@ final class AudioServerLinkRetryTests: XCTestCase {
         XCTAssertTrue(accepted, "the link never tried again")
     }
 
+    /// Issue 24: a socket that accepts and never answers left the link connecting, silent, and
+    /// `status` saying "not started". After a bound it says the server is not answering.
+    func testASocketThatAcceptsAndNeverAnswersIsSaidToBeNotAnswering() async throws {
+        let path = directory.appendingPathComponent("native").path
+        let socket = try BoundSocket(path: path)
+        defer { socket.close() }
+        try socket.listen()  // connections wait in the backlog: accepted, never answered
+        let recorder = try LinkRecorder(socket: path)
+        defer { recorder.stop() }
+        await recorder.waitFor("not answering said", timeout: .seconds(20)) { _ in
+            recorder.link.absenceReason?.contains("not answering") ?? false
+        }
+        XCTAssertEqual(recorder.logLines.count, 1, "\(recorder.logLines)")
+        XCTAssertTrue(recorder.logLines.first?.contains("not answering: it accepted the connection and said nothing for 5 s") ?? false,
+                      "\(recorder.logLines)")
+        XCTAssertFalse(recorder.link.isConnected)
+    }
+
     func testRetriesAreBoundedThenTheThreadSleeps() async throws {
         let path = directory.appendingPathComponent("native").path
         let socket = try BoundSocket(path: path)

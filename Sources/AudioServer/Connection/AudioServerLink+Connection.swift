@@ -76,13 +76,28 @@ extension LinkCore {
             core.stateChanged(pa_context_get_state(context))
         }, userdata)
         if pa_context_connect(created, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0, context == created {
-            connectionFailed(String(cString: pa_strerror(pa_context_errno(created))))
+            return connectionFailed(String(cString: pa_strerror(pa_context_errno(created))))
         }
+        // A socket that accepts and never answers (a hung server, something else listening there)
+        // would keep the link connecting, silent, with `status` saying nothing useful.
+        handshakeTimer = loop.core.timer(at: MonotonicClock.nanoseconds() + Self.handshakeSeconds * 1_000_000_000) {
+            [unowned self] _ in
+            cancelHandshakeTimer()
+            guard case .connecting = phase else { return }
+            dropContext(disconnect: true)
+            connectionFailed("not answering: it accepted the connection and said nothing for \(Self.handshakeSeconds) s")
+        }
+    }
+
+    func cancelHandshakeTimer() {
+        if let handshakeTimer { loop.core.free(handshakeTimer) }
+        handshakeTimer = nil
     }
 
     private func stateChanged(_ state: pa_context_state_t) {
         switch state {
         case PA_CONTEXT_READY:
+            cancelHandshakeTimer()
             watch?.disarm()
             cancelRetry()
             retriesDone = 0
@@ -147,6 +162,7 @@ extension LinkCore {
     func dropContext(disconnect: Bool) {
         phase = .idle
         cancelDefaultCheck()
+        cancelHandshakeTimer()
         secondOpinionAgain = false
         endSecondOpinion()
         secondOpinionDefaults = nil

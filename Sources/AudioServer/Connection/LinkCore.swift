@@ -32,6 +32,8 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
 
     var watch: ServerSocketWatch?
     var retryTimer: TimeEvent?
+    /// Armed while connecting: a server that accepts and never answers is not left waited on.
+    var handshakeTimer: TimeEvent?
     var retriesDone = 0
     /// Re-reads of the server info while a sink exists and none is the default.
     var defaultCheckTimer: TimeEvent?
@@ -50,6 +52,8 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
 
     /// Backoff before the next connection attempt when the socket refuses (no inotify event came).
     static let retryDelays: [Int64] = [100, 200, 400, 800, 1600, 3200, 5000].map { $0 * 1_000_000 }
+    /// How long a connection that the socket accepted may go without the server's answer.
+    static let handshakeSeconds: Int64 = 5
 
     init(loop: PulseLoop, address: ServerAddress, log: @escaping AudioServerLink.Log, shared: LinkShared,
          ownViewHasNoDefaults: Bool = false, onChange: @escaping @Sendable (InventoryChange) -> Void) {
