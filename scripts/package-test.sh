@@ -13,7 +13,9 @@
 #      /usr/share/dbus-1/services): `mprisd status` starts the daemon through the installed
 #      activation file (it is /usr/bin/mprisd and maps nothing from the toolchain); `mprisd play
 #      --device null` of a short file is an MPRIS player playerctl sees and controls;
-#   6. systemd-analyze verify accepts the installed user unit (its ExecStart, its man page);
+#   6. systemd-analyze verify accepts the installed user unit (its ExecStart, its man page), its
+#      security exposure stays below 9, and the daemon runs and follows a player under the unit's
+#      hardening (scripts/unit-sandbox.py: seccomp, no_new_privs, PR_SET_MDWE, the umask);
 #   7. dpkg --purge removes every file the package listed.
 #
 # The package is purged on every way out, failure included. An mprisd package installed before the
@@ -186,6 +188,53 @@ hidden WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/session.
 step "systemd-analyze verify of the user unit"
 hidden timeout 120 systemd-analyze --user verify /usr/lib/systemd/user/mprisd.service \
     || fail "systemd-analyze verify rejects /usr/lib/systemd/user/mprisd.service"
+exposure=$(hidden timeout 120 systemd-analyze --user security --offline=yes /usr/lib/systemd/user/mprisd.service 2>/dev/null \
+    | grep -o 'Overall exposure level for mprisd.service: [0-9.]*' | grep -o '[0-9.]*$' || true)
+step "systemd-analyze security: exposure ${exposure:-unknown} (9.6 without the hardening)"
+[[ -z $exposure ]] || awk -v e="$exposure" 'BEGIN { exit !(e < 9.0) }' || fail "the unit's exposure is $exposure: its hardening is gone"
+
+step "the daemon under the unit's hardening (scripts/unit-sandbox.py: seccomp, no_new_privs, MDWE, umask)"
+cp scripts/unit-sandbox.py "$work/unit-sandbox.py"
+cat > "$work/hardened.sh" <<'EOS'
+set -euo pipefail
+fail() { echo "package-test: FAILED: $*" >&2; exit 1; }
+wait_for() {
+    local limit=$1; shift
+    local deadline=$((SECONDS + limit))
+    until "$@" >/dev/null 2>&1; do
+        (( SECONDS < deadline )) || return 1
+        sleep 0.1
+    done
+}
+sandbox=(/usr/bin/python3 "$SANDBOX" /usr/lib/systemd/user/mprisd.service --)
+# The filter is live: a socket of another family than AF_UNIX is refused.
+! "${sandbox[@]}" /usr/bin/python3 -c 'import socket; socket.socket(socket.AF_INET)' 2>/dev/null \
+    || fail "the sandbox let an AF_INET socket through"
+"${sandbox[@]}" /usr/bin/mprisd --verbose 2>"$HOME/hardened.log" &
+daemon=$!
+# Owned by this daemon before anyone asks (a status would otherwise have the bus activate another).
+wait_for 60 sh -c 'timeout 10 dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.mprisd.AudioPolicy | grep -q true' \
+    || { cat "$HOME/hardened.log" >&2; fail "the hardened daemon never owned its name"; }
+timeout 30 mprisd status >/dev/null || { cat "$HOME/hardened.log" >&2; fail "the hardened daemon does not answer mprisd status"; }
+grep -q '^Umask:[[:space:]]*0077' "/proc/$daemon/status" || fail "the daemon runs without UMask=0077"
+grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$daemon/status" || fail "the daemon runs without no_new_privs"
+grep -q '^Seccomp:[[:space:]]*2' "/proc/$daemon/status" || fail "the daemon runs without its seccomp filter"
+grep -q 'journal guard started' "$HOME/hardened.log" || fail "no journal guard under the hardening: $(cat "$HOME/hardened.log")"
+timeout 120 mprisd play --device null --name hardened "$WAV" >"$HOME/play.log" 2>&1 &
+player=$!
+wait_for 60 sh -c 'mprisd players | grep -q hardened' || fail "the hardened daemon does not follow the player: $(mprisd players 2>&1)"
+wait_for 30 sh -c '[ "$(playerctl -p hardened status)" = Playing ]' || fail "the player is not Playing under the hardened daemon"
+timeout 10 playerctl -p hardened stop
+wait "$player" || fail "mprisd play failed under the hardened daemon: $(cat "$HOME/play.log")"
+kill -TERM "$daemon"
+status=0
+wait "$daemon" || status=$?
+(( status == 0 )) || fail "the hardened daemon exited with $status: $(cat "$HOME/hardened.log")"
+grep 'unit-sandbox: applied' "$HOME/hardened.log" | sed 's/^/    /'
+EOS
+hidden SANDBOX="$work/unit-sandbox.py" WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/hardened.sh" \
+    || fail "the daemon under the unit's hardening failed"
 grep -qx "Exec=/usr/bin/mprisd" /usr/share/dbus-1/services/org.mprisd.AudioPolicy.service || fail "the activation file does not start /usr/bin/mprisd"
 
 step "dpkg --purge"
