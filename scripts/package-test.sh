@@ -132,8 +132,8 @@ with wave.open(sys.argv[1], "wb") as out:
                              (int(3000 * math.sin(2 * math.pi * 440 * i / 44100)) for i in range(44100 * 4))))
 PY
 
-step "on a private session bus: the daemon activated by mprisd status, mprisd play with playerctl"
-cat > "$work/session.sh" <<'EOS'
+# What the scripts run on a private session bus share (sourced by each).
+cat > "$work/helpers.sh" <<'EOS'
 set -euo pipefail
 fail() { echo "package-test: FAILED: $*" >&2; exit 1; }
 # Waits up to $1 seconds for the command after it to succeed (generous: a loaded 2-core machine).
@@ -149,6 +149,11 @@ has_owner() {
     timeout 10 dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
         org.freedesktop.DBus.NameHasOwner "string:$1" | grep -q true
 }
+EOS
+
+step "on a private session bus: the daemon activated by mprisd status, mprisd play with playerctl"
+cat > "$work/session.sh" <<'EOS'
+source "$HELPERS"
 owner_pid() {
     timeout 10 dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
         org.freedesktop.DBus.GetConnectionUnixProcessID "string:$1" | awk '{ print $2 }'
@@ -183,7 +188,7 @@ echo "package-test: mprisd play was listed, played, paused, played and stopped t
 kill -TERM "$daemon"
 wait_for 30 sh -c "! kill -0 $daemon" || fail "the daemon did not stop on SIGTERM"
 EOS
-hidden WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/session.sh" || fail "the session-bus checks failed"
+hidden HELPERS="$work/helpers.sh" WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/session.sh" || fail "the session-bus checks failed"
 
 step "systemd-analyze verify of the user unit"
 hidden timeout 120 systemd-analyze --user verify /usr/lib/systemd/user/mprisd.service \
@@ -196,16 +201,7 @@ step "systemd-analyze security: exposure ${exposure:-unknown} (9.6 without the h
 step "the daemon under the unit's hardening (scripts/unit-sandbox.py: seccomp, no_new_privs, MDWE, umask)"
 cp scripts/unit-sandbox.py "$work/unit-sandbox.py"
 cat > "$work/hardened.sh" <<'EOS'
-set -euo pipefail
-fail() { echo "package-test: FAILED: $*" >&2; exit 1; }
-wait_for() {
-    local limit=$1; shift
-    local deadline=$((SECONDS + limit))
-    until "$@" >/dev/null 2>&1; do
-        (( SECONDS < deadline )) || return 1
-        sleep 0.1
-    done
-}
+source "$HELPERS"
 sandbox=(/usr/bin/python3 "$SANDBOX" /usr/lib/systemd/user/mprisd.service --)
 # The filter is live: a socket of another family than AF_UNIX is refused.
 ! "${sandbox[@]}" /usr/bin/python3 -c 'import socket; socket.socket(socket.AF_INET)' 2>/dev/null \
@@ -213,9 +209,7 @@ sandbox=(/usr/bin/python3 "$SANDBOX" /usr/lib/systemd/user/mprisd.service --)
 "${sandbox[@]}" /usr/bin/mprisd --verbose 2>"$HOME/hardened.log" &
 daemon=$!
 # Owned by this daemon before anyone asks (a status would otherwise have the bus activate another).
-wait_for 60 sh -c 'timeout 10 dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner string:org.mprisd.AudioPolicy | grep -q true' \
-    || { cat "$HOME/hardened.log" >&2; fail "the hardened daemon never owned its name"; }
+wait_for 60 has_owner org.mprisd.AudioPolicy || { cat "$HOME/hardened.log" >&2; fail "the hardened daemon never owned its name"; }
 timeout 30 mprisd status >/dev/null || { cat "$HOME/hardened.log" >&2; fail "the hardened daemon does not answer mprisd status"; }
 grep -q '^Umask:[[:space:]]*0077' "/proc/$daemon/status" || fail "the daemon runs without UMask=0077"
 grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$daemon/status" || fail "the daemon runs without no_new_privs"
@@ -233,7 +227,7 @@ wait "$daemon" || status=$?
 (( status == 0 )) || fail "the hardened daemon exited with $status: $(cat "$HOME/hardened.log")"
 grep 'unit-sandbox: applied' "$HOME/hardened.log" | sed 's/^/    /'
 EOS
-hidden SANDBOX="$work/unit-sandbox.py" WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/hardened.sh" \
+hidden HELPERS="$work/helpers.sh" SANDBOX="$work/unit-sandbox.py" WAV="$work/tone.wav" timeout 300 dbus-run-session -- bash "$work/hardened.sh" \
     || fail "the daemon under the unit's hardening failed"
 grep -qx "Exec=/usr/bin/mprisd" /usr/share/dbus-1/services/org.mprisd.AudioPolicy.service || fail "the activation file does not start /usr/bin/mprisd"
 

@@ -17,7 +17,7 @@ public final class JournalLock: Sendable {
     private let fd: Int32
 
     /// Who holds (or last held) the lock.
-    public struct Holder: Sendable, Hashable, CustomStringConvertible {
+    public struct Holder: Sendable, Hashable {
         public enum Role: String, Sendable {
             case daemon
             case journalGuard = "guard"
@@ -44,8 +44,6 @@ public final class JournalLock: Sendable {
             }
             self.init(role: role, pid: pid, bus: words.count > 2 ? String(words[2]) : "")
         }
-
-        public var description: String { "\(role.rawValue) pid \(pid)" }
 
         /// The process still runs (`kill(pid, 0)`).
         var isAlive: Bool { kill(pid, 0) == 0 || errno == EPERM }

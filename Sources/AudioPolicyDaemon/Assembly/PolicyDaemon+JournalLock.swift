@@ -15,20 +15,20 @@ extension PolicyDaemon {
     enum JournalLockOutcome {
         /// Go on and claim the name; `lock` is nil only when it could not be had at all.
         case proceed(JournalLock?)
-        /// A daemon on this bus holds it: the name request says so; once the name is ours after
-        /// all (that one was stopping), wait for the lock.
-        case sameBus
+        /// A daemon on this bus (`bus`) holds it: the name request says so; once the name is ours
+        /// after all (that one was stopping), wait for the lock.
+        case sameBus(bus: String)
         /// Exit with this status: the log said why.
         case refuse(Int32)
     }
 
     static func takeJournalLock(_ connection: Connection, log: DaemonLog) -> JournalLockOutcome {
-        let bus = busID(connection) ?? ""
+        let bus = connection.busID() ?? ""
         switch JournalLock.forDaemon(bus: bus) {
         case .taken(let lock):
             return .proceed(lock)
         case .heldByDaemon(let holder) where holder.bus == bus:
-            return .sameBus
+            return .sameBus(bus: bus)
         case .heldByDaemon(let holder):
             log.warning("not starting: the mprisd of another session bus (pid \(holder.pid)) keeps its journal in "
                         + "\(ChangeJournal.defaultFile.directory), and a second daemon sharing it would undo that one's "
@@ -38,15 +38,5 @@ extension PolicyDaemon {
             log.warning("the journal lock could not be taken (\(PosixError.reason(code))); replaying without it")
             return .proceed(nil)
         }
-    }
-
-    /// The session bus's id (`org.freedesktop.DBus.GetId`): the same for every client of one bus
-    /// (also `mprisd status`'s, to tell the daemon of another bus).
-    public static func busID(_ connection: Connection) -> String? {
-        let call = Message.methodCall(destination: BusDaemon.name, path: BusDaemon.path,
-                                      interface: BusDaemon.interface, member: "GetId")
-        guard let reply = try? connection.callAndWait(call, timeout: .seconds(5)),
-              case .string(let id)? = reply.body.first else { return nil }
-        return id
     }
 }

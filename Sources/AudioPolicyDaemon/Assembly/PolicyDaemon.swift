@@ -125,11 +125,11 @@ public enum PolicyDaemon {
         defer { service.close() }
         // The journal's lock before the name: a daemon that cannot keep the journal never owns it.
         var journalLock: JournalLock?
-        let lockOutcome = takeJournalLock(connection, log: log)
-        switch lockOutcome {
+        var sameBus: String?
+        switch takeJournalLock(connection, log: log) {
         case .refuse(let status): return status
         case .proceed(let lock): journalLock = lock
-        case .sameBus: journalLock = nil
+        case .sameBus(let bus): sameBus = bus
         }
         switch claimName(connection, log: log) {
         case .some(let status): return status
@@ -137,9 +137,7 @@ public enum PolicyDaemon {
         }
         // The only daemon now: what a dead predecessor changed in other programs is undone
         // before any player is followed.
-        if case .sameBus = lockOutcome {
-            journalLock = JournalLock(as: .init(role: .daemon, pid: getpid(), bus: busID(connection) ?? ""))
-        }
+        if let sameBus { journalLock = JournalLock(as: .init(role: .daemon, pid: getpid(), bus: sameBus)) }
         let changes = DaemonJournal(connection: connection, log: log, lock: journalLock)
         defer { changes.close() }
 

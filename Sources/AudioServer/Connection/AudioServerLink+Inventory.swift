@@ -13,6 +13,7 @@ extension LinkCore {
         rawStreams = [:]
         clients = [:]
         streamsByClient = [:]
+        reportedDefaults = (nil, nil)
         defaultChecksDone = 0
         pa_context_set_subscribe_callback(context, { _, type, index, userdata in
             LinkCore.from(userdata)?.event(type.rawValue, index)
@@ -85,8 +86,9 @@ extension LinkCore {
 
     func apply(server info: pa_server_info) {
         let server = ServerIdentity(info)
-        let (sink, source) = ownViewHasNoDefaults ? effectiveDefaults(sink: nil, source: nil)
-            : effectiveDefaults(sink: defaultDeviceName(info.default_sink_name), source: defaultDeviceName(info.default_source_name))
+        reportedDefaults = ownViewHasNoDefaults ? (nil, nil)
+            : (defaultDeviceName(info.default_sink_name), defaultDeviceName(info.default_source_name))
+        let (sink, source) = effectiveDefaults()
         guard working.server != server || working.defaultSink != sink || working.defaultSource != source else { return }
         change { core in
             core.working.server = server

@@ -54,10 +54,9 @@ extension LinkCore {
 
     /// What the fresh client was told: kept while our own view names no default, applied now.
     private func opinion(sink: String?, source: String?) {
-        // Only while our own view names no default (none known, or the last opinion's).
-        guard isConnected, working.defaultSink == nil || secondOpinionDefaults != nil else { return }
+        guard isConnected, reportedDefaults.sink == nil else { return }
         secondOpinionDefaults = (sink, source)
-        let effective = effectiveDefaults(sink: nil, source: working.defaultSource)
+        let effective = effectiveDefaults()
         guard effective.sink != working.defaultSink || effective.source != working.defaultSource else { return }
         change { core in
             core.working.defaultSink = effective.sink
@@ -65,9 +64,10 @@ extension LinkCore {
         }
     }
 
-    /// The defaults to keep: our view's where it names one, else the second opinion's — while
-    /// that device is still in the inventory.
-    func effectiveDefaults(sink: String?, source: String?) -> (sink: String?, source: String?) {
+    /// The defaults to keep: our view's where it names one (`reportedDefaults`), else the second
+    /// opinion's — while that device is still in the inventory.
+    func effectiveDefaults() -> (sink: String?, source: String?) {
+        let (sink, source) = reportedDefaults
         if sink != nil { secondOpinionDefaults = nil }
         let opinion = secondOpinionDefaults
         func present(_ name: String?, _ kind: DeviceKind) -> String? {

@@ -43,6 +43,8 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
     /// A fresh client asked for the defaults while ours names none (`AudioServerLink+SecondOpinion`).
     var secondOpinion: OpaquePointer?
     var secondOpinionDefaults: (sink: String?, source: String?)?
+    /// The defaults our own view named in its last server info (nil: none).
+    var reportedDefaults: (sink: String?, source: String?) = (nil, nil)
     var secondOpinionAgain = false
     /// Tests only: our own view's defaults are taken as "@DEFAULT_SINK@", as a pipewire-pulse
     /// client that missed WirePlumber's choice sees them.

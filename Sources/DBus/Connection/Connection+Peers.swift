@@ -1,4 +1,15 @@
 extension Connection {
+    /// The bus's id (`org.freedesktop.DBus.GetId`): the same for every client of one bus, another
+    /// for another bus. nil when the bus does not answer within `timeout`. Blocks the calling
+    /// thread (never the connection's own).
+    public func busID(timeout: Duration = .seconds(5)) -> String? {
+        let asked = try? waiting { (done: @escaping Completion<[DBusValue]>) in
+            callBus("GetId", timeout: timeout, completion: done)
+        }
+        guard case .string(let id)? = asked?.first else { return nil }
+        return id
+    }
+
     /// Who `name` is, for a message saying it did not answer: its unique name and process
     /// (`GetNameOwner`, `GetConnectionUnixProcessID`: the bus answers for a peer that is stopped
     /// or busy) — `org.mprisd.AudioPolicy (:1.5, pid 1234)` — or the name alone when the bus

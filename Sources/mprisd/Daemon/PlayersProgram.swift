@@ -70,8 +70,7 @@ enum PlayersProgram {
         } catch {
             switch error.name {
             case DBusError.Name.noReply:
-                Output.error("mprisd \(command): the policy daemon \(connection.peerDescription(AudioPolicyNames.busName)) "
-                             + "did not answer within \(timeout.components.seconds) s (stopped, or too busy)")
+                Output.error(NoDaemon.notAnswering(command: command, seconds: timeout.components.seconds, connection))
                 return ExitStatus.failure
             case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner:
                 Output.error(NoDaemon.message(command: command, connection))

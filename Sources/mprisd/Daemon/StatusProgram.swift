@@ -68,8 +68,8 @@ enum StatusProgram {
             }
             text = document
         } catch where error.name == DBusError.Name.noReply {
-            return .failure(Failure(message: "mprisd \(command): the policy daemon \(connection.peerDescription(AudioPolicyNames.busName)) "
-                                    + "did not answer within 5 s (stopped, or too busy)", exitStatus: ExitStatus.failure))
+            return .failure(Failure(message: NoDaemon.notAnswering(command: command, seconds: 5, connection),
+                                    exitStatus: ExitStatus.failure))
         } catch {
             return .failure(Failure(message: "mprisd \(command): \(error)", exitStatus: ExitStatus.failure))
         }
