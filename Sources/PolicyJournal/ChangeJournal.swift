@@ -10,6 +10,14 @@ import SystemContext
 /// — and crossed out once undone; whoever comes next (the journal guard, a restarted daemon)
 /// replays what is left (`JournalReplay`). A clean stop undoes everything and leaves it empty.
 ///
+/// A change that cannot be written down is not made (issue 24: with the state directory full or
+/// read-only the daemon warned and ducked all the same, and after a kill -9 nobody knew to give
+/// the volume back): `record` says whether the entry is in the file, and the callers make the
+/// change only then. The alternative — holding the entries in the journal guard's memory — was
+/// weighed and left: the guard cannot reach the audio server (stream entries would still be
+/// lost), and a guard killed with the daemon (the unit's cgroup) would lose the players' too.
+/// Each later change tries the file again, so the policy acts again once there is room.
+///
 /// Thread safety: the entries and every write of the file are behind one lock; a write is a
 /// few hundred bytes and one `fsync`, done on whichever thread made the decision.
 public final class ChangeJournal: Sendable {
@@ -18,6 +26,8 @@ public final class ChangeJournal: Sendable {
     public let file: StateFile
     private let log: Log
     private let entries: Mutex<Contents>
+    /// Why the last write failed; nil once one succeeds (for `status`).
+    private let failure = Mutex<String?>(nil)
 
     /// Everything the file holds: the players' entries and the streams'.
     private struct Contents {
@@ -35,7 +45,7 @@ public final class ChangeJournal: Sendable {
         self.file = file
         self.log = log
         self.entries = Mutex(Contents(players: entries, streams: streams))
-        self.entries.withLock { save($0) }
+        self.entries.withLock { _ = save($0) }
     }
 
     /// What the journal holds now about players.
@@ -44,21 +54,34 @@ public final class ChangeJournal: Sendable {
     /// What the journal holds now about audio-server streams.
     public var currentStreams: [StreamJournalEntry] { entries.withLock { $0.streams } }
 
-    /// Writes `entry` down, replacing an older one of the same kind for the same player.
-    public func record(_ entry: JournalEntry) {
+    /// Why the journal cannot be written now (the last write's error), nil while it can.
+    public var problem: String? { failure.withLock { $0 } }
+
+    /// Writes `entry` down, replacing an older one of the same kind for the same player. False:
+    /// the file could not be written, the journal is as before, and the change must not be made.
+    @discardableResult
+    public func record(_ entry: JournalEntry) -> Bool {
         entries.withLock { entries in
-            entries.players.removeAll { $0.replaces(entry) }
-            entries.players.append(entry)
-            save(entries)
+            var next = entries
+            next.players.removeAll { $0.replaces(entry) }
+            next.players.append(entry)
+            guard save(next) else { return false }
+            entries = next
+            return true
         }
     }
 
-    /// Writes `entry` down, replacing an older one of the same kind for the same stream.
-    public func record(_ entry: StreamJournalEntry) {
+    /// Writes `entry` down, replacing an older one of the same kind for the same stream. False:
+    /// the file could not be written, the journal is as before, and the change must not be made.
+    @discardableResult
+    public func record(_ entry: StreamJournalEntry) -> Bool {
         entries.withLock { entries in
-            entries.streams.removeAll { $0.replaces(entry) }
-            entries.streams.append(entry)
-            save(entries)
+            var next = entries
+            next.streams.removeAll { $0.replaces(entry) }
+            next.streams.append(entry)
+            guard save(next) else { return false }
+            entries = next
+            return true
         }
     }
 
@@ -91,16 +114,22 @@ public final class ChangeJournal: Sendable {
         }
     }
 
-    /// Called with the lock held.
-    private func save(_ entries: Contents) {
+    /// Called with the lock held. A crossing-out that cannot be written leaves the old entry in
+    /// the file: replaying it later is safe (the replay restores only a value that is still ours).
+    @discardableResult
+    private func save(_ entries: Contents) -> Bool {
         do {
             if entries.players.isEmpty && entries.streams.isEmpty {
                 try file.remove()
             } else {
                 try file.write(Self.text(of: entries.players, streams: entries.streams))
             }
+            failure.withLock { $0 = nil }
+            return true
         } catch {
+            failure.withLock { $0 = "\(error)" }
             log("the journal of changes to other programs could not be written: \(error)")
+            return false
         }
     }
 

@@ -49,6 +49,31 @@ final class ChangeJournalTests: XCTestCase {
         XCTAssertEqual(leftovers.filter { $0.hasPrefix(".journal") }, [], "no temporary file left behind")
     }
 
+    /// A write that fails (here: the journal's path is a directory, which `rename` cannot
+    /// replace) is reported by `record`, leaves the entries as they were, and shows as `problem`
+    /// until a write succeeds again (issue 24: the change is then not made).
+    func testAnEntryThatCannotBeWrittenIsRefusedAndLeavesTheJournalAsItWas() throws {
+        let logged = Mutex<[String]>([])
+        let journal = ChangeJournal(file: file, log: { line in logged.withLock { $0.append(line) } })
+        let kept = JournalEntry(player: mpv, owner: ":1.7", change: .pause(cause: ":1.9"))
+        XCTAssertTrue(journal.record(kept))
+        XCTAssertNil(journal.problem)
+        try FileManager.default.removeItem(atPath: file.path)
+        try FileManager.default.createDirectory(atPath: file.path + "/blocked", withIntermediateDirectories: true)
+
+        XCTAssertFalse(journal.record(JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.8, set: 0.24))))
+        XCTAssertEqual(journal.current, [kept], "the refused entry is not kept")
+        XCTAssertFalse(journal.record(StreamJournalEntry(cookie: 1, index: 2, key: .none, change: .mute)))
+        XCTAssertEqual(journal.currentStreams, [])
+        XCTAssertTrue(journal.problem?.contains("cannot replace \(file.path)") == true, journal.problem ?? "no problem")
+        XCTAssertEqual(logged.withLock { $0.count }, 2, "each failure reported")
+
+        try FileManager.default.removeItem(atPath: file.path)
+        XCTAssertTrue(journal.record(JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.8, set: 0.24))))
+        XCTAssertNil(journal.problem, "writable again")
+        XCTAssertEqual(ChangeJournal.read(file, log: { XCTFail($0) }).map(\.kind), [.pause, .volume])
+    }
+
     func testDamagedLinesAreReportedAndSkipped() throws {
         try StateFile.makeDirectory(file.directory)
         let text = """

@@ -43,6 +43,27 @@ final class ForeignPlayerRulesTests: XCTestCase {
         XCTAssertEqual(player.handle(.interruption(.ended(options: .shouldResume)), cause: ""), [])
     }
 
+    /// The journal could not write the pause or the duck down (issue 24): neither is made, and
+    /// the player is as if neither had been decided — the end of the interruption resumes
+    /// nothing, the end of the ducking restores nothing, and the next ducking tries again.
+    func testAChangeTheJournalRefusedIsForgotten() {
+        var player = playing()
+        XCTAssertEqual(player.handle(.interruption(.began(reason: .default)), cause: "session 2", pauseEntry: .pause(cause: ":1.4")),
+                       [.journal(.pause(cause: ":1.4")), .send(.pause, reason: "interrupted by session 2")])
+        XCTAssertEqual(player.journalRefused(.pause(cause: ":1.4"), because: "full").count, 1)
+        XCTAssertFalse(player.pausedByPolicy)
+        XCTAssertEqual(player.handle(.interruption(.ended(options: .shouldResume)), cause: ""), [])
+
+        XCTAssertEqual(player.handle(.ducking(.began), cause: "session 3"), [.readVolume])
+        XCTAssertEqual(player.volumeRead(0.8).first, .journal(.volume(found: 0.8, set: 0.8 * 0.3)))
+        let refused = player.journalRefused(.volume(found: 0.8, set: 0.8 * 0.3), because: "full")
+        XCTAssertEqual(refused, [.log("org.mpris.MediaPlayer2.test not ducked: the journal of changes cannot be written (full), "
+                                      + "and a change nobody could undo after a crash is not made")])
+        XCTAssertNil(player.duck)
+        XCTAssertEqual(player.handle(.ducking(.ended), cause: ""), [])
+        XCTAssertEqual(player.handle(.ducking(.began), cause: "session 3"), [.readVolume], "the next ducking tries again")
+    }
+
     /// Asked afresh before the Pause, the player said it is not playing (another actor paused it
     /// a moment ago, or its signals were a batch behind): no Pause went out, so nothing of the
     /// pause is ours — the end of the interruption resumes nothing and the journal keeps nothing.

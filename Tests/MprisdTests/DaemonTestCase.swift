@@ -56,11 +56,13 @@ class DaemonTestCase: PlayerTestCase {
 
     /// Starts `mprisd --verbose ARGUMENTS` and returns once it owns `org.mprisd.AudioPolicy` and
     /// has logged that it serves it (its monitors and the player tracker are started by then).
+    /// `wrapper`: a command that ends by exec'ing the daemon given as its last arguments (a
+    /// private mount namespace, `StateDirectoryTrouble`), so that the program's pid is the daemon's.
     @discardableResult
-    func startDaemon(_ arguments: [String] = [], environment extra: [String: String] = [:],
+    func startDaemon(_ arguments: [String] = [], environment extra: [String: String] = [:], wrapper: [String] = [],
                      file: StaticString = #filePath, line: UInt = #line) async throws -> BackgroundProgram {
-        let program = try BackgroundProgram(Products.path("mprisd"), ["--verbose"] + arguments,
-                                            environment: environment(extra))
+        let command = wrapper + [Products.path("mprisd"), "--verbose"] + arguments
+        let program = try BackgroundProgram(command[0], Array(command.dropFirst()), environment: environment(extra))
         programs.append(program)
         daemon = program
         let serving = await eventually(timeout: .seconds(10)) {
@@ -331,10 +333,13 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
     var activePlayer: ActivePlayer?
     var audioServer: AudioServer?
     var streams: [Stream]?
+    /// Why the journal cannot be written, nil while it can.
+    var journalProblem: String?
     var json = ""
 
     private enum CodingKeys: String, CodingKey {
-        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer, audioServer, streams
+        case version, silentMode, locked, outputVolume, route, sessions, players, apps, activePlayer, audioServer, streams,
+             journalProblem
     }
 
     static func decode(_ json: String) throws -> DaemonStatus {

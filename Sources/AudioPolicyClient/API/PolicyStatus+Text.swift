@@ -60,7 +60,14 @@ extension PolicyStatus {
             [TextTable.Cell("Volume"), TextTable.Cell(Self.percent(outputVolume))],
             [TextTable.Cell("Route"), TextTable.Cell(routeText)],
             [TextTable.Cell("Available"), TextTable.Cell(availableText)],
-        ] + audioServerRows
+        ] + audioServerRows + journalRows
+    }
+
+    /// A journal that cannot be written, in yellow: nothing is paused, ducked or muted till then.
+    private var journalRows: [[TextTable.Cell]] {
+        guard let journalProblem else { return [] }
+        return [[TextTable.Cell("Journal"),
+                 TextTable.Cell("cannot be written (\(journalProblem)): nothing is paused, ducked or muted until it can", .yellow)]]
     }
 
     /// `0.8` → `80%`; unknown (nil, not a number) → `unknown`.

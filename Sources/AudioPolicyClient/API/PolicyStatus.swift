@@ -121,6 +121,10 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
     /// (PolicyStatus+ActivePlayer.swift); nil when no player is in an audio context (and from a
     /// daemon older than issue 16).
     public var activePlayer: ActivePlayer?
+    /// Why the journal of changes to other programs cannot be written (the state directory is
+    /// full or read-only); nil while it can. Until it can, the daemon pauses, ducks and mutes
+    /// nothing, since nobody could undo such a change after a crash.
+    public var journalProblem: String?
 
     public init(silentMode: Bool = false, locked: Bool = false, outputVolume: Double? = nil,
                 route: Route = Route(), sessions: [Session] = [], players: [Player] = [],

@@ -39,7 +39,11 @@ final class DaemonJournal: Sendable {
             say("journal: a previous mprisd left \(left.count + streams.count) change(s) to undo")
         }
         let waiting = JournalReplay(connection: connection, log: say).run(left)
-        journal = ChangeJournal(entries: waiting, streams: streams, log: { log.warning($0) })
+        // A full or read-only state directory fails every write: five lines a minute say so.
+        let failures = LogRateLimit()
+        journal = ChangeJournal(entries: waiting, streams: streams, log: { line in
+            if let line = failures.admit(line) { log.warning(line) }
+        })
         pending = PendingResumes(connection: connection, journal: journal, waiting: waiting, log: say)
         pending.start()
         guardPipe = JournalGuard.start(log: log)

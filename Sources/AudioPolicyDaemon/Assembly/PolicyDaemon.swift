@@ -87,9 +87,9 @@ public enum PolicyDaemon {
         defer { wirePlumber.stop() }
         // What the daemon does to each stream: the stream policy's report, once it exists (it
         // needs the journal, which is opened only once the name is ours).
-        let streamPolicy = LateStreamPolicy()
+        let late = LateParts()
         let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
-            AudioServerStatus.fill(&status, link: audioServer, report: streamPolicy.report(),
+            AudioServerStatus.fill(&status, link: audioServer, report: late.report(),
                                    wirePlumberPauses: wirePlumber.pausePlayback == .on)
         }
         // MARK: end of audio server (server-status)
@@ -110,8 +110,9 @@ public enum PolicyDaemon {
             },
             statusExtras: { status in
                 audioServerStatus(&status)
-                status.apps = streamPolicy.apps()
-                streamPolicy.fillAudibleSinks(&status)
+                status.journalProblem = late.journalProblem
+                status.apps = late.apps()
+                late.fillAudibleSinks(&status)
                 if let audible = playerStreams.audibleSinks(of: directory.players) {
                     for index in status.players.indices { status.players[index].audibleOn = audible[status.players[index].busName] ?? [] }
                 }
@@ -139,6 +140,7 @@ public enum PolicyDaemon {
         // before any player is followed.
         if let sameBus { journalLock = JournalLock(as: .init(role: .daemon, pid: getpid(), bus: sameBus)) }
         let changes = DaemonJournal(connection: connection, log: log, lock: journalLock)
+        late.set(changes.journal)
         defer { changes.close() }
 
         // One system-bus connection for everything the daemon follows there (BlueZ for routes and
@@ -197,7 +199,7 @@ public enum PolicyDaemon {
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         if let streams {
-            streamPolicy.set(streams)
+            late.set(streams)
             // Jacks and BlueZ devices going away spare the sessions whose streams say where they
             // play (a jack pauses those on its card's sinks); the route decides for the rest.
             routing.decideLoss(by: .of(streams, jackControl: routes.jackControl, system: system, sessions: sessions))
@@ -366,10 +368,20 @@ public enum PolicyDaemon {
     }
 }
 
-/// The stream policy for `GetStatus`, which is served before the policy exists (it needs the
-/// journal, opened once the name is ours): empty until `set`.
-private final class LateStreamPolicy: Sendable {
+/// The parts made once the name is ours — the journal, and the stream policy that needs it — for
+/// `GetStatus`, which is served before they exist: empty until `set`.
+private final class LateParts: Sendable {
     private let policy = Mutex<StreamPolicy?>(nil)
+    private let journal = Mutex<ChangeJournal?>(nil)
+
+    func set(_ journal: ChangeJournal) {
+        self.journal.withLock { $0 = journal }
+    }
+
+    /// Why the journal cannot be written now (nothing is then changed in other programs).
+    var journalProblem: String? {
+        journal.withLock { $0 }?.problem
+    }
 
     func apps() -> [PolicyStatus.App]? {
         policy.withLock { $0 }?.appReport()

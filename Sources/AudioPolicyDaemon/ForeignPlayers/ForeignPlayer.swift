@@ -267,6 +267,23 @@ struct ForeignPlayer: Sendable {
         return [.log("\(busName): \(reason); ducked through its audio-server streams instead"), .duckStreams]
     }
 
+    /// The journal could not write `change` down (`because`: the state directory is full or
+    /// read-only): the change is not made, since nobody could undo it after a crash (issue 24),
+    /// and the player is as if it had never been decided. The next decision tries again.
+    mutating func journalRefused(_ change: JournalEntry.Change, because reason: String) -> [ForeignPlayerAction] {
+        let why = "the journal of changes cannot be written (\(reason)), and a change nobody could undo after a crash is not made"
+        switch change {
+        case .volume:
+            duck = nil
+            duckChangedByUser = false
+            return [.log("\(busName) not ducked: \(why)")]
+        case .pause:
+            pausedByPolicy = false
+            pauseIsJournaled = false
+            return [.log("\(busName) not paused: \(why)")]
+        }
+    }
+
     /// The policy's pause is over (resumed, given up, or the user played it): nothing of it is
     /// left to undo.
     private mutating func endPolicyPause() -> [ForeignPlayerAction] {

@@ -41,3 +41,12 @@ enum ForeignPlayerAction: Sendable, Hashable {
     /// Only a log line.
     case log(String)
 }
+
+extension ForeignPlayerAction {
+    /// Only a log line: still written after a journal entry was refused (the change it guarded
+    /// is not).
+    var isLogLine: Bool {
+        if case .log = self { return true }
+        return false
+    }
+}

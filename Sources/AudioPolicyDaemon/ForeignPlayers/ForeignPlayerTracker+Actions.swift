@@ -8,9 +8,12 @@ import SessionCore
 extension ForeignPlayerTracker {
     /// Performs `actions` for the appearance `token` of `name`. `owner` is given for a player no
     /// longer in the table (being dropped); otherwise it is looked up, and actions for a player
-    /// that went away meanwhile are skipped.
+    /// that went away meanwhile are skipped. A journal entry that cannot be written cancels the
+    /// change it comes before — the rest of the batch but its log lines (`ChangeJournal`).
     func perform(_ actions: [ForeignPlayerAction], for name: String, token: UInt64, owner: String? = nil) {
+        var unjournaled = false
         for action in actions {
+            if unjournaled, !action.isLogLine { continue }
             switch action {
             case .activate:
                 activate(name, token: token)
@@ -46,7 +49,11 @@ extension ForeignPlayerTracker {
                 readStatus(of: target, name: name, token: token)
             case .journal(let change):
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
-                journal?.record(JournalEntry(player: name, owner: target, change: change))
+                guard let journal, !journal.record(JournalEntry(player: name, owner: target, change: change)) else { continue }
+                unjournaled = true
+                let why = journal.problem ?? "it could not be written"
+                let more = modify(name, token) { $0.player.journalRefused(change, because: why) } ?? []
+                perform(more, for: name, token: token, owner: owner)
             case .unjournal(let kind):
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 journal?.forget(kind, player: name, owner: target)

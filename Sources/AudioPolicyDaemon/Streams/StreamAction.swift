@@ -2,7 +2,8 @@ import AudioServer
 import PolicyJournal
 
 /// One step the stream policy decided, carried out in order outside its lock, on its thread:
-/// a journal entry is always written before the change it describes.
+/// a journal entry is always written before the change it describes, and a change whose entry
+/// could not be written is not made (`ChangeJournal`).
 enum StreamAction: Sendable {
     case journal(StreamJournalEntry)
     /// Crosses out the entries of `kind` about `stream` of server `cookie`.
@@ -19,14 +20,29 @@ enum StreamAction: Sendable {
     case log(String)
 }
 
+extension StreamAction {
+    /// The stream a volume or mute change is sent to.
+    var changedStream: StreamID? {
+        switch self {
+        case .setVolume(let stream, _, _), .setMute(let stream, _, _): stream
+        default: nil
+        }
+    }
+}
+
 extension StreamPolicy {
     /// Carries out `actions` (on the policy's thread). `outstanding` counts the server's answers
     /// still to come (a clean stop waits for them).
     func perform(_ actions: [StreamAction], outstanding: Outstanding? = nil) {
+        var unjournaled: [StreamID: StreamJournalEntry] = [:]
         for action in actions {
+            if let stream = action.changedStream, let entry = unjournaled.removeValue(forKey: stream) {
+                journalRefused(entry)
+                continue
+            }
             switch action {
             case .journal(let entry):
-                journal?.record(entry)
+                if let journal, !journal.record(entry) { unjournaled[entry.stream] = entry }
             case .unjournal(let cookie, let index, let kind):
                 journal?.forgetStreams { $0.cookie == cookie && $0.index == index && $0.kind == kind }
             case .setVolume(let stream, let volume, let reason):
@@ -68,6 +84,32 @@ extension StreamPolicy {
             case .log(let line):
                 log("streams: " + line)
             }
+        }
+    }
+
+    /// The journal could not write `entry` down, so its change was not sent: the stream is as if
+    /// it had never been decided, and the next decision (the next event of the server or of a
+    /// session) tries again.
+    private func journalRefused(_ entry: StreamJournalEntry) {
+        state.withLock { state in
+            guard var applied = state.applied[entry.stream] else { return }
+            var expected = state.expected[entry.stream] ?? Expected()
+            switch entry.change {
+            case .volume:
+                applied.duck = nil
+                expected.volume = nil
+            case .mute:
+                applied.muted = false
+                expected.muted = nil
+            }
+            state.applied[entry.stream] = applied.isEmpty ? nil : applied
+            state.expected[entry.stream] = expected.volume == nil && expected.muted == nil ? nil : expected
+        }
+        let what = entry.kind == .volume ? "ducked" : "muted"
+        let why = journal?.problem ?? "it could not be written"
+        if let line = refusalLog.admit("streams: \(entry.stream) not \(what): the journal of changes cannot be written (\(why)), "
+                                       + "and a change nobody could undo after a crash is not made") {
+            log(line)
         }
     }
 }

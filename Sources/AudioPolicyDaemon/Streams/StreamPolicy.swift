@@ -41,6 +41,9 @@ public final class StreamPolicy: Sendable {
     let link: AudioServerLink
     let journal: ChangeJournal?
     let log: Log
+    /// The changes not made because the journal cannot be written: a line each, five a minute
+    /// (every event of the server decides again).
+    let refusalLog = LogRateLimit()
     let owners: OwnerProcessIDs?
     let thread: SerialThread
     let state = Mutex(State())
