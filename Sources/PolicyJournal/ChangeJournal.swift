@@ -61,13 +61,9 @@ public final class ChangeJournal: Sendable {
     /// the file could not be written, the journal is as before, and the change must not be made.
     @discardableResult
     public func record(_ entry: JournalEntry) -> Bool {
-        entries.withLock { entries in
-            var next = entries
-            next.players.removeAll { $0.replaces(entry) }
-            next.players.append(entry)
-            guard save(next) else { return false }
-            entries = next
-            return true
+        commit { contents in
+            contents.players.removeAll { $0.replaces(entry) }
+            contents.players.append(entry)
         }
     }
 
@@ -75,14 +71,27 @@ public final class ChangeJournal: Sendable {
     /// the file could not be written, the journal is as before, and the change must not be made.
     @discardableResult
     public func record(_ entry: StreamJournalEntry) -> Bool {
+        commit { contents in
+            contents.streams.removeAll { $0.replaces(entry) }
+            contents.streams.append(entry)
+        }
+    }
+
+    /// The entries with `change` applied, kept only once the file says so.
+    private func commit(_ change: (inout Contents) -> Void) -> Bool {
         entries.withLock { entries in
             var next = entries
-            next.streams.removeAll { $0.replaces(entry) }
-            next.streams.append(entry)
+            change(&next)
             guard save(next) else { return false }
             entries = next
             return true
         }
+    }
+
+    /// The log line's reason for a change not made because its entry could not be written.
+    public static func refusal(_ problem: String?) -> String {
+        "the journal of changes cannot be written (\(problem ?? "it could not be written")), "
+            + "and a change nobody could undo after a crash is not made"
     }
 
     /// Crosses out the stream entries `matching` says.

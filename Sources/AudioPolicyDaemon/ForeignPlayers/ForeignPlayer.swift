@@ -270,8 +270,8 @@ struct ForeignPlayer: Sendable {
     /// The journal could not write `change` down (`because`: the state directory is full or
     /// read-only): the change is not made, since nobody could undo it after a crash (issue 24),
     /// and the player is as if it had never been decided. The next decision tries again.
-    mutating func journalRefused(_ change: JournalEntry.Change, because reason: String) -> [ForeignPlayerAction] {
-        let why = "the journal of changes cannot be written (\(reason)), and a change nobody could undo after a crash is not made"
+    mutating func journalRefused(_ change: JournalEntry.Change, because reason: String?) -> [ForeignPlayerAction] {
+        let why = ChangeJournal.refusal(reason)
         switch change {
         case .volume:
             duck = nil

@@ -51,8 +51,7 @@ extension ForeignPlayerTracker {
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }
                 guard let journal, !journal.record(JournalEntry(player: name, owner: target, change: change)) else { continue }
                 unjournaled = true
-                let why = journal.problem ?? "it could not be written"
-                let more = modify(name, token) { $0.player.journalRefused(change, because: why) } ?? []
+                let more = modify(name, token) { $0.player.journalRefused(change, because: journal.problem) } ?? []
                 perform(more, for: name, token: token, owner: owner)
             case .unjournal(let kind):
                 guard let target = owner ?? self.owner(of: name, token: token) else { continue }

@@ -106,9 +106,7 @@ extension StreamPolicy {
             state.expected[entry.stream] = expected.volume == nil && expected.muted == nil ? nil : expected
         }
         let what = entry.kind == .volume ? "ducked" : "muted"
-        let why = journal?.problem ?? "it could not be written"
-        if let line = refusalLog.admit("streams: \(entry.stream) not \(what): the journal of changes cannot be written (\(why)), "
-                                       + "and a change nobody could undo after a crash is not made") {
+        if let line = refusalLog.admit("streams: \(entry.stream) not \(what): \(ChangeJournal.refusal(journal?.problem))") {
             log(line)
         }
     }
