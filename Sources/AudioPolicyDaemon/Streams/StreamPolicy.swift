@@ -47,6 +47,8 @@ public final class StreamPolicy: Sendable {
     let owners: OwnerProcessIDs?
     let thread: SerialThread
     let state = Mutex(State())
+    /// The link's changes not decided yet (written on the link's thread, taken on ours).
+    let backlog = Mutex(ChangeBacklog())
     /// The streams' process trees, shared with the players' join (`PlayerStreams.trees`).
     let trees: StreamProcessTrees
     /// How long after a stream appears its volume changes are the server's, not the user's:
@@ -199,8 +201,16 @@ public final class StreamPolicy: Sendable {
     /// only queues it). `lost`: the sinks (as the engine's ports) that went away in it
     /// (`ServerRouteFollower.follow`); the sessions that played there lose their device
     /// (`AudibleSinks`).
+    /// Changes that come faster than they are decided wait folded together (`ChangeBacklog`).
     public func inventoryChanged(_ change: InventoryChange, lost: [AudioPort] = []) {
-        thread.enqueue { [weak self] in self?.apply(change, lost: lost) }
+        guard backlog.withLock({ $0.add(change, lost: lost) }) else { return }
+        thread.enqueue { [weak self] in self?.applyNextChange() }
+    }
+
+    /// The oldest change waiting (on the policy's thread: one job per change that waits on its own).
+    private func applyNextChange() {
+        guard let next = backlog.withLock({ $0.take() }) else { return }
+        apply(next.change, lost: next.lost)
     }
 
     /// Undoes every change still in place, then stops deciding; the journal keeps only what

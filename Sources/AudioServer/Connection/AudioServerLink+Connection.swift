@@ -139,6 +139,8 @@ extension LinkCore {
         rawStreams = [:]
         clients = [:]
         streamsByClient = [:]
+        overQuota = []
+        quotaLogged = []
         absenceLogged = true
         log("audio server gone (\(reason)); waiting for it at \(address)")
         shared.absence.withLock { $0 = "audio server gone (\(reason))" }

@@ -32,17 +32,19 @@ extension LinkCore {
                 if let info { LinkCore.from(userdata)?.apply(device: AudioDevice(info.pointee)) }
             }, userdata)
         case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
+            if isOverQuota(StreamID(.playback, index), removed: removed) { return }
             if removed { return remove(stream: StreamID(.playback, index)) }
             request = pa_context_get_sink_input_info(context, index, { _, info, _, userdata in
                 if let info { LinkCore.from(userdata)?.apply(stream: RawStream(info.pointee)) }
             }, userdata)
         case PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue:
+            if isOverQuota(StreamID(.capture, index), removed: removed) { return }
             if removed { return remove(stream: StreamID(.capture, index)) }
             request = pa_context_get_source_output_info(context, index, { _, info, _, userdata in
                 if let info { LinkCore.from(userdata)?.apply(stream: RawStream(info.pointee)) }
             }, userdata)
         case PA_SUBSCRIPTION_EVENT_CLIENT.rawValue:
-            if removed { clients[index] = nil; return }
+            if removed { clients[index] = nil; forgetQuota(of: index); return }
             request = pa_context_get_client_info(context, index, { _, info, _, userdata in
                 if let info { LinkCore.from(userdata)?.apply(client: info.pointee.index, decodeProplist(info.pointee.proplist)) }
             }, userdata)

@@ -13,6 +13,8 @@ extension LinkCore {
         rawStreams = [:]
         clients = [:]
         streamsByClient = [:]
+        overQuota = []
+        quotaLogged = []
         reportedDefaults = (nil, nil)
         defaultChecksDone = 0
         pa_context_set_subscribe_callback(context, { _, type, index, userdata in
@@ -108,6 +110,7 @@ extension LinkCore {
     }
 
     func apply(stream raw: RawStream) {
+        guard admits(raw) else { return }
         let id = raw.stream.id
         if let old = rawStreams[id]?.client, old != raw.client { streamsByClient[old]?.remove(id) }
         if let client = raw.client { streamsByClient[client, default: []].insert(id) }

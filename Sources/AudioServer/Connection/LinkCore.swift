@@ -28,6 +28,10 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
     var rawStreams: [StreamID: RawStream] = [:]
     var clients: [UInt32: [String: String]] = [:]
     var streamsByClient: [UInt32: Set<StreamID>] = [:]
+    /// Streams not followed: past their client's quota (`AudioServerLink+Quota`).
+    var overQuota: Set<StreamID> = []
+    /// The clients whose quota was named in the log.
+    var quotaLogged: Set<UInt32> = []
     var operations: [ObjectIdentifier: PendingOperation] = [:]
 
     var watch: ServerSocketWatch?

@@ -1,17 +1,29 @@
 import CPulse
+import Glibc
 
 /// A `pa_proplist` as a dictionary: every property with a string value (`pa_proplist_iterate`,
-/// `pa_proplist_gets`); binary values are left out.
+/// `pa_proplist_gets`); binary values are left out, and so is what passes `ProplistBounds`.
 func decodeProplist(_ proplist: OpaquePointer?) -> [String: String] {
     guard let proplist else { return [:] }
     var properties: [String: String] = [:]
     var state: UnsafeMutableRawPointer?
-    while let key = pa_proplist_iterate(proplist, &state) {
-        if let value = pa_proplist_gets(proplist, key) {
-            properties[String(cString: key)] = String(cString: value)
-        }
+    while properties.count < ProplistBounds.properties, let key = pa_proplist_iterate(proplist, &state) {
+        guard strlen(key) <= ProplistBounds.keyBytes, let value = pa_proplist_gets(proplist, key),
+              strlen(value) <= ProplistBounds.valueBytes else { continue }
+        properties[String(cString: key)] = String(cString: value)
     }
     return properties
+}
+
+/// What one property list may cost the daemon: a client names its own properties, as many and as
+/// long as it likes (a packet of the native protocol may carry megabytes). Real ones are far
+/// below: a PipeWire stream has ~40 properties, none longer than a window title. Past the bounds
+/// a property is left out, not cut: a cut value could match an app rule it does not name.
+enum ProplistBounds {
+    /// Properties kept per list (the stream's and its client's are bounded each).
+    static let properties = 128
+    static let keyBytes = 256
+    static let valueBytes = 2048
 }
 
 /// A `pa_cvolume` as its raw channel values.
