@@ -16,7 +16,10 @@
 #   6. systemd-analyze verify accepts the installed user unit (its ExecStart, its man page), its
 #      security exposure stays below 9, and the daemon runs and follows a player under the unit's
 #      hardening (scripts/unit-sandbox.py: seccomp, no_new_privs, PR_SET_MDWE, the umask);
-#   7. dpkg --purge removes every file the package listed.
+#   7. dpkg --purge removes every file the package listed, and the user unit's enablement.
+# Between 2 and 3: the user unit is enabled for every user after installation, an administrator's
+# `systemctl --global disable` and a user's `systemctl --user mask` survive an upgrade, removal
+# leaves it not enabled and a reinstallation enables it again.
 #
 # The package is purged on every way out, failure included. An mprisd package installed before the
 # test is left alone: the test is skipped (77), saying so.
@@ -76,12 +79,39 @@ grep -E "^I:" <<<"$report" | awk '{ print $3 }' | sort | uniq -c | sed 's/^ */  
 
 step "dpkg -i"
 installed=1
-if ! timeout 300 dpkg -i "$deb"; then
+if ! timeout 300 dpkg -i "$deb" 2>&1 | tee "$work/install.log"; then
     step "apt-get install -f (the package's dependencies)"
-    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -f -y -q --no-install-recommends
+    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -f -y -q --no-install-recommends 2>&1 | tee -a "$work/install.log"
 fi
 [[ $(dpkg-query -W -f='${Status}' mprisd) == "install ok installed" ]] || fail "mprisd is not installed: $(dpkg-query -W -f='${Status}' mprisd)"
 timeout 60 dpkg --verify mprisd || fail "dpkg --verify: installed files differ from the package"
+
+# On after install (issue 25): enabled for every user, the installer told how to start it now; an
+# administrator's global disable and a user's mask survive an upgrade; removal masks it, a
+# reinstallation enables it again, and (at the end) purging leaves no trace of the enablement.
+step "the user unit: enabled for every user; disable and mask kept across an upgrade; remove, reinstall"
+global_state() { systemctl --global is-enabled mprisd.service 2>/dev/null || true; }
+[[ $(global_state) == enabled ]] || fail "after installation the user unit is '$(global_state)' for every user, not enabled"
+[[ -L /etc/systemd/user/default.target.wants/mprisd.service ]] || fail "no default.target.wants link for mprisd.service"
+grep -q "systemctl --user start mprisd" "$work/install.log" || fail "the installation did not say how to start the daemon now"
+reinstall() { timeout 300 dpkg -i "$deb" > "$work/reinstall.log" 2>&1 || fail "dpkg -i again: $(cat "$work/reinstall.log")"; }
+systemctl --global disable mprisd.service 2>/dev/null
+reinstall
+[[ $(global_state) == disabled ]] || fail "the administrator's disable did not survive an upgrade: '$(global_state)'"
+! grep -q "systemctl --user start" "$work/reinstall.log" || fail "an upgrade repeated the first installation's message"
+systemctl --global enable mprisd.service 2>/dev/null
+user_home=$work/masked-user
+mkdir -p "$user_home"
+user_state() { HOME=$user_home XDG_CONFIG_HOME=$user_home/.config systemctl --user is-enabled mprisd.service 2>/dev/null || true; }
+HOME=$user_home XDG_CONFIG_HOME=$user_home/.config systemctl --user mask mprisd.service 2>/dev/null
+reinstall
+[[ $(user_state) == masked ]] || fail "a user's mask did not survive an upgrade: '$(user_state)'"
+[[ $(global_state) == enabled ]] || fail "after the upgrade the unit is '$(global_state)' for every user, not enabled"
+timeout 120 dpkg -r mprisd > "$work/remove.log" 2>&1 || fail "dpkg -r: $(cat "$work/remove.log")"
+[[ $(global_state) != enabled ]] || fail "after removal the user unit is still enabled for every user"
+[[ ! -e /usr/lib/systemd/user/mprisd.service ]] || fail "the unit file is still there after removal"
+reinstall
+[[ $(global_state) == enabled ]] || fail "a reinstallation after removal left the unit '$(global_state)', not enabled"
 
 step "no toolchain library in the installed programs"
 library_pattern='lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime|_InternalSwift|icu)'
@@ -249,4 +279,7 @@ for path in "${listed[@]}"; do
     left+=("$path")
 done
 (( ${#left[@]} == 0 )) || fail "left after the purge: ${left[*]}"
+enablement=$(find /etc/systemd/user /var/lib/systemd/deb-systemd-user-helper-enabled /var/lib/systemd/deb-systemd-user-helper-masked \
+    -name 'mprisd*' 2>/dev/null || true)
+[[ -z $enablement ]] || fail "the enablement is left after the purge: $enablement"
 step "passed: built, lintian-clean, installed, ran without the toolchain, verified, purged (${#listed[@]} paths gone or shared)"

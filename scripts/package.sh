@@ -20,9 +20,10 @@
 # and libsndfile1, which `mprisd` loads on first use (dlopen: dpkg-shlibdeps cannot see them), named
 # in dist/debian/control with the minimum versions dpkg-shlibdeps gave while they were linked;
 # libpipewire-0.3-0 (loaded only where the server is PipeWire, to read WirePlumber's settings; every
-# PipeWire system has it) is recommended there. No
-# maintainer scripts: nothing is enabled for every user (`systemctl --user enable --now mprisd` does it for
-# one; without it the bus starts the daemon on first use), and purging removes every file.
+# PipeWire system has it) is recommended there. init-system-helpers (>= 1.58: deb-systemd-helper --user)
+# is a dependency too,
+# for the maintainer scripts (dist/debian/postinst, postrm): the user unit is enabled for every
+# user on installation (from their next login), masked on removal, its enablement gone on purge.
 #
 # The build goes to .build-package (apart from .build: the static flags would otherwise make each
 # build redo the other's work). Environment: DEBFULLNAME/DEBEMAIL for the Maintainer field
@@ -137,6 +138,7 @@ installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
     -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s|@DEPENDS@|$depends|" dist/debian/control > "$root/DEBIAN/control"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+install -m 0755 dist/debian/postinst dist/debian/postrm "$root/DEBIAN/"
 # Every file dated by the last commit, so that the same commit makes the same package.
 find "$root" -exec touch -h -d "@$commit_time" {} +
 
