@@ -56,7 +56,7 @@ _mprisd() {
             elif [[ $cur == -* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --ignore-players --pause-before-sleep --verbose --version --help" -- "$cur")
             else
-                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route players player control help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status doctor apps silent route players player control help" -- "$cur")
             fi
             return
             ;;
@@ -105,7 +105,7 @@ _mprisd() {
             options="--category --mode --mix --duck --interrupt-spoken --notify-others --name --verbose --help --"
             mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
             ;;
-        status)
+        status|doctor)
             mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur")
             ;;
         apps)
@@ -192,7 +192,7 @@ _mprisd() {
             ;;
         help)
             if ((COMP_CWORD == at + 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "play run status apps silent route players player control daemon config" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status doctor apps silent route players player control daemon config" -- "$cur")
             fi
             ;;
     esac

@@ -24,8 +24,9 @@ extension HeadsetPlayer {
         }
     }
 
-    /// The pids of this user's processes named `mpris-proxy` (`/proc/PID/comm`).
-    static func mprisProxyProcesses() -> [Int32] {
+    /// The pids of this user's processes named `mpris-proxy` (`/proc/PID/comm`); `mprisd doctor`
+    /// asks too.
+    public static func mprisProxyProcesses() -> [Int32] {
         let uid = getuid()
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { entry -> Int32? in
