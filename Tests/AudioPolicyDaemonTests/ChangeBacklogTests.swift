@@ -34,6 +34,34 @@ final class ChangeBacklogTests: XCTestCase {
         XCTAssertTrue(backlog.add(updated(1...500, 1...499), lost: []), "after the take, a change waits on its own again")
     }
 
+    /// Our duck lands, then the server puts the volume we ducked from back: folded, the stream
+    /// would look unchanged (full → full) and the duck would never be sent again
+    /// (`StreamSettlingTests.testTheServerPuttingBackTheVolumeWeDuckedFromIsDuckedAgain`, which
+    /// failed under load with every update folded). A stream that changed while new folds.
+    func testAStreamChangingAgainWaitsOnItsOwnSoNoStateInBetweenIsLost() {
+        let id = StreamID(.playback, 1)
+        let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
+        let ducked = full.scaled(by: StreamPolicy.duckRatio)
+        func with(_ volume: ChannelVolume) -> AudioInventory {
+            var inventory = AudioInventory()
+            inventory.streams[id] = AudioStream(id: id, volume: volume)
+            return inventory
+        }
+        var backlog = ChangeBacklog()
+        XCTAssertTrue(backlog.add(InventoryChange(kind: .updated, previous: with(full), current: with(ducked)), lost: []))
+        XCTAssertTrue(backlog.add(InventoryChange(kind: .updated, previous: with(ducked), current: with(full)), lost: []),
+                      "the put-back waits on its own")
+        XCTAssertEqual(backlog.count, 2)
+        XCTAssertEqual(backlog.take()?.change.current.streams[id]?.volume, ducked)
+        XCTAssertEqual(backlog.take()?.change.current.streams[id]?.volume, full)
+
+        // A new stream's own changes (restore-stream's volume right after it appears) fold.
+        XCTAssertTrue(backlog.add(InventoryChange(kind: .updated, previous: AudioInventory(), current: with(full)), lost: []))
+        XCTAssertFalse(backlog.add(InventoryChange(kind: .updated, previous: with(full), current: with(ducked)), lost: []))
+        XCTAssertFalse(backlog.add(InventoryChange(kind: .updated, previous: with(ducked), current: with(full)), lost: []))
+        XCTAssertEqual(backlog.count, 1)
+    }
+
     func testLostSinksOfFoldedUpdatesAreAllKept() {
         var backlog = ChangeBacklog()
         let first = AudioPort(id: "sink-a", name: "Headphones", type: .headphones)
