@@ -77,7 +77,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "AudioPolicyClient", dependencies: ["DBus", "SessionCore", "Posix"], swiftSettings: strict),
         .target(name: "AudioServer", dependencies: ["CPulse", "CLazyLibraries", "Posix", "CLinux"], swiftSettings: strict),
-        .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "Posix"], swiftSettings: strict),
+        .target(name: "SystemContext", dependencies: ["DBus", "SessionCore", "AudioDevices", "CLazyLibraries", "Posix"], swiftSettings: strict),
         // What the daemon changed in other programs, written down before it is made: the
         // journal's entries, its file and its lock; the daemon replays and undoes them.
         // What counts as a call, a prompt or music: the user's apps file, the known apps, the media

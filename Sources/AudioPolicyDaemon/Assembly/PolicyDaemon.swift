@@ -99,6 +99,9 @@ public enum PolicyDaemon {
             log: { log.info($0) },
             setSilentMode: { on in
                 do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
+                if DesktopDoNotDisturb.isFollowed, let failure = DesktopDoNotDisturb.write(on) {
+                    log.warning("GNOME's Do Not Disturb not switched: \(failure)")
+                }
                 system.setSilentMode(on)
             },
             setRouteOverride: { portID throws(SessionError) in
@@ -154,6 +157,8 @@ public enum PolicyDaemon {
 
         let silentWatch = followSilentMode(system: system, log: log)
         defer { silentWatch?.stop() }
+        let doNotDisturb = followDoNotDisturb(connection, log: log)
+        defer { doNotDisturb?.stop() }
         let lock = watchLock(system: system, bus: systemBus, log: log)
         defer { lock?.stop() }
         // The stream policy (issue 14), made here so the apps file's reloads can reach it; it

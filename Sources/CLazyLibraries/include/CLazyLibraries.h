@@ -1,4 +1,4 @@
-// CLazyLibraries: libpulse, libsndfile and libpipewire loaded on first use (dlopen) instead of at exec.
+// CLazyLibraries: libpulse, libsndfile, libpipewire and libdconf loaded on first use (dlopen) instead of at exec.
 //
 // Why (issue 16): linking libpulse costs every start of `mprisd` ~2 ms of CPU and its 20
 // libraries (X11, xcb, systemd, gcrypt …), libsndfile its codecs, and `mprisd control` uses
@@ -60,4 +60,18 @@ void mprisd_wireplumber_settings_stop(struct mprisd_wireplumber_settings *settin
 /// left loaded when every symbol is found (never unloaded), closed otherwise. Exposed for tests.
 const char *mprisd_lazy_open(const char *soname, const char *package, const char *const names[],
                              void *slots[], size_t count, char *buffer, size_t size);
+/// dconf (the GNOME desktop's settings store), loaded on first use: libdconf.so.1 and the GLib
+/// functions it brings. One boolean key read or written; the user's database and the system's are
+/// read by the library itself (no D-Bus for a read), a write goes to dconf-service over the session
+/// bus and returns once it took it. `mprisd_dconf_load` as `mprisd_pulse_load`.
+bool mprisd_dconf_load(const char **error);
+
+/// The boolean at `key` ("/org/gnome/desktop/notifications/show-banners"): 0 or 1; -1 when no
+/// database sets it (the schema's default applies) or it holds another type.
+int mprisd_dconf_read_boolean(const char *key);
+
+/// Writes `value` at `key` and waits for dconf-service; NULL on success, else a one-line reason
+/// in `buffer`.
+const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer, size_t size);
+
 #endif

@@ -31,7 +31,9 @@ extension Commands {
 
             Silent mode silences ambient and soloAmbient sessions (UI sounds, game effects)
             while media playback, calls and recordings go on. The setting persists in
-            $XDG_STATE_HOME/mprisd/silent; a running daemon follows it at once.
+            $XDG_STATE_HOME/mprisd/silent; a running daemon follows it at once. On GNOME
+            (XDG_CURRENT_DESKTOP) it is the desktop's Do Not Disturb: this switches that too,
+            and the daemon follows the desktop's switch.
 
             Options:
               -h, --help  show this help
@@ -48,7 +50,17 @@ extension Commands {
                 Output.error("mprisd silent: \(error)")
                 return ExitStatus.failure
             }
-            Output.out("silent mode: \(state)")
+            // Where the desktop is GNOME, its Do Not Disturb is the same switch (issue 25).
+            guard DesktopDoNotDisturb.isFollowed else {
+                Output.out("silent mode: \(state)")
+                return ExitStatus.success
+            }
+            if let failure = DesktopDoNotDisturb.write(state == "on") {
+                Output.out("silent mode: \(state)")
+                Output.error("mprisd silent: GNOME's Do Not Disturb was not switched: \(failure)")
+                return ExitStatus.failure
+            }
+            Output.out("silent mode: \(state) (GNOME's Do Not Disturb: \(state))")
             return ExitStatus.success
         })
 }

@@ -1,0 +1,110 @@
+// dconf through libdconf.so.1, loaded on first use (see CLazyLibraries.h). No dconf headers are
+// needed to build: the few functions are declared here with GLib's own types made opaque, as the
+// library's ABI (stable since dconf 0.16) has them.
+#include "CLazyLibraries.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct DConfClient DConfClient;
+typedef struct GVariant GVariant;
+typedef struct GError {
+    unsigned int domain;
+    int code;
+    char *message;
+} GError;
+
+static struct {
+    DConfClient *(*client_new)(void);
+    GVariant *(*client_read)(DConfClient *, const char *);
+    int (*client_write_sync)(DConfClient *, const char *, GVariant *, char **, void *, GError **);
+    GVariant *(*variant_new_boolean)(int);
+    int (*variant_is_of_type)(GVariant *, const char *);
+    int (*variant_get_boolean)(GVariant *);
+    GVariant *(*variant_ref_sink)(GVariant *);
+    void (*variant_unref)(GVariant *);
+    void (*object_unref)(void *);
+    void (*error_free)(GError *);
+    void (*free)(void *);
+} dconf;
+
+static const char *const names[] = {
+    "dconf_client_new", "dconf_client_read", "dconf_client_write_sync", "g_variant_new_boolean",
+    "g_variant_is_of_type", "g_variant_get_boolean", "g_variant_ref_sink", "g_variant_unref",
+    "g_object_unref", "g_error_free", "g_free",
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const char *failure;
+static char failure_text[512];
+
+static void load(void) {
+    void *handle = dlopen("libdconf.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *reason = dlerror();
+        snprintf(failure_text, sizeof failure_text, "cannot load libdconf.so.1 (package libdconf1): %s",
+                 reason != NULL ? reason : "unknown dlopen error");
+        failure = failure_text;
+        return;
+    }
+    void **slots = (void **)&dconf;
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
+        // The GLib functions come with libdconf's dependencies: dlsym searches them too.
+        slots[index] = dlsym(handle, names[index]);
+        if (slots[index] == NULL) {
+            snprintf(failure_text, sizeof failure_text, "libdconf.so.1 has no %s (package libdconf1 too old?)", names[index]);
+            failure = failure_text;
+            memset(&dconf, 0, sizeof dconf);
+            dlclose(handle);
+            return;
+        }
+    }
+}
+
+bool mprisd_dconf_load(const char **error) {
+    pthread_once(&once, load);
+    if (failure != NULL && error != NULL) *error = failure;
+    return failure == NULL;
+}
+
+int mprisd_dconf_read_boolean(const char *key) {
+    if (!mprisd_dconf_load(NULL)) return -1;
+    DConfClient *client = dconf.client_new();
+    if (client == NULL) return -1;
+    GVariant *value = dconf.client_read(client, key);
+    int result = -1;
+    if (value != NULL) {
+        if (dconf.variant_is_of_type(value, "b")) result = dconf.variant_get_boolean(value) ? 1 : 0;
+        dconf.variant_unref(value);
+    }
+    dconf.object_unref(client);
+    return result;
+}
+
+const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer, size_t size) {
+    const char *reason = NULL;
+    if (!mprisd_dconf_load(&reason)) {
+        snprintf(buffer, size, "%s", reason);
+        return buffer;
+    }
+    DConfClient *client = dconf.client_new();
+    if (client == NULL) {
+        snprintf(buffer, size, "dconf: no client");
+        return buffer;
+    }
+    GVariant *variant = dconf.variant_ref_sink(dconf.variant_new_boolean(value));
+    GError *error = NULL;
+    char *tag = NULL;
+    int written = dconf.client_write_sync(client, key, variant, &tag, NULL, &error);
+    const char *result = NULL;
+    if (!written) {
+        snprintf(buffer, size, "dconf: %s", error != NULL && error->message != NULL ? error->message : "the write failed");
+        result = buffer;
+    }
+    if (error != NULL) dconf.error_free(error);
+    if (tag != NULL) dconf.free(tag);
+    dconf.variant_unref(variant);
+    dconf.object_unref(client);
+    return result;
+}

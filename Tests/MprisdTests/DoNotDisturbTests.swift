@@ -1,0 +1,84 @@
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// Silent mode is GNOME's Do Not Disturb (issue 25), both ways: the real dconf-service on the
+/// test's bus and the real `gsettings` flip `org.gnome.desktop.notifications show-banners` as the
+/// desktop's own switch does; the daemon follows it (from the start, and by dconf's change
+/// signals), and `mprisd silent` and `SetSilentMode` switch it. Elsewhere nothing of dconf is
+/// touched.
+final class DoNotDisturbTests: DaemonTestCase {
+    private var dconf: DconfService?
+
+    override func tearDown() {
+        super.tearDown()
+        dconf?.stop()
+        dconf = nil
+    }
+
+    /// dconf-service with this test's directories and `desktop` as XDG_CURRENT_DESKTOP.
+    private func startDconf(desktop: String) async throws -> [String: String] {
+        try XCTSkipUnless(DconfService.isAvailable, "dconf-service and gsettings are not installed")
+        let runtime = path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let extra = ["XDG_RUNTIME_DIR": runtime, "XDG_CURRENT_DESKTOP": desktop, "GSETTINGS_BACKEND": "dconf"]
+        dconf = try await DconfService.start(bus: bus, environment: environment(extra))
+        return extra
+    }
+
+    private func banners() async throws -> String {
+        try await XCTUnwrap(dconf).gsettings("get", "org.gnome.desktop.notifications", "show-banners")
+    }
+
+    private func setBanners(_ shown: Bool) async throws {
+        try await XCTUnwrap(dconf).gsettings("set", "org.gnome.desktop.notifications", "show-banners", shown ? "true" : "false")
+    }
+
+    func testGnomesDoNotDisturbIsSilentModeBothWays() async throws {
+        let extra = try await startDconf(desktop: "ubuntu:GNOME")
+        try await setBanners(false)  // Do Not Disturb on before the daemon starts
+        try await startDaemon(environment: extra)
+        try await waitForStatus("silent mode from the desktop's switch at start") { $0.silentMode }
+        await waitForDaemonLog("GNOME's Do Not Disturb is on: silent mode on")
+
+        try await setBanners(true)
+        try await waitForStatus("Do Not Disturb off: silent mode off") { !$0.silentMode }
+        try await setBanners(false)
+        try await waitForStatus("Do Not Disturb on again: silent mode on") { $0.silentMode }
+
+        var result = try await mprisd(["silent", "off"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "silent mode: off (GNOME's Do Not Disturb: off)\n")
+        let shown = try await banners()
+        XCTAssertEqual(shown, "true", "mprisd silent off turned Do Not Disturb off")
+        try await waitForStatus("silent mode off") { !$0.silentMode }
+
+        _ = try await observer().call(destination: Self.policyName, path: try ObjectPath(Self.policyPath),
+                                      interface: Self.policyInterface, member: "SetSilentMode", [.boolean(true)])
+        let hidden = try await banners()
+        XCTAssertEqual(hidden, "false", "SetSilentMode(true) turned Do Not Disturb on")
+        result = try await mprisd(["status"], environment: extra)
+        XCTAssertTrue(result.stdout.contains("Silent mode") && result.stdout.split(separator: "\n").contains { $0.hasPrefix("Silent mode") && $0.hasSuffix("on") },
+                      result.stdout)
+    }
+
+    func testElsewhereSilentModeIsTheDaemonsOwn() async throws {
+        let extra = try await startDconf(desktop: "XFCE")
+        try await setBanners(false)
+        try await startDaemon(environment: extra)
+        let status = try await busStatus()
+        XCTAssertFalse(status.silentMode, "GNOME's switch means nothing on Xfce")
+        let result = try await mprisd(["silent", "on"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "silent mode: on\n")
+        try await waitForStatus("silent mode on") { $0.silentMode }
+        try await setBanners(true)
+        let after = try await banners()
+        XCTAssertEqual(after, "true")
+        let still = try await busStatus()
+        XCTAssertTrue(still.silentMode, "dconf's change is not followed off GNOME")
+        XCTAssertFalse(daemon?.stderr.contains("Do Not Disturb") ?? true, daemon?.stderr ?? "")
+    }
+}
