@@ -64,12 +64,65 @@ final class DoNotDisturbTests: DaemonTestCase {
                       result.stdout)
     }
 
+    func testXfcesDoNotDisturbIsSilentModeBothWays() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: Self.xfconfd), "xfconf is not installed")
+        let runtime = path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let extra = ["XDG_RUNTIME_DIR": runtime, "XDG_CURRENT_DESKTOP": "XFCE"]
+        let xfconfd = try BackgroundProcess(name: "xfconfd", Self.xfconfd, [], environment: environment(extra))
+        defer { xfconfd.stop() }
+        try await waitUntil("xfconfd owns org.xfce.Xfconf") { try await self.ownerOf("org.xfce.Xfconf") != nil }
+        func query(_ arguments: String...) async throws -> ProgramResult {
+            try await runProgram("/usr/bin/xfconf-query", ["-c", "xfce4-notifyd", "-p", "/do-not-disturb"] + arguments,
+                                 environment: environment(extra))
+        }
+        var result = try await query("-n", "-t", "bool", "-s", "true")  // on before the daemon starts
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await startDaemon(environment: extra)
+        try await waitForStatus("silent mode from Xfce's switch at start") { $0.silentMode }
+        await waitForDaemonLog("Xfce's Do Not Disturb is on: silent mode on")
+        result = try await query("-s", "false")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await waitForStatus("Do Not Disturb off: silent mode off") { !$0.silentMode }
+
+        result = try await mprisd(["silent", "on"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "silent mode: on (Xfce's Do Not Disturb: on)\n")
+        result = try await query()
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "true", "mprisd silent on turned it on")
+        try await waitForStatus("silent mode on") { $0.silentMode }
+        _ = try await observer().call(destination: Self.policyName, path: try ObjectPath(Self.policyPath),
+                                      interface: Self.policyInterface, member: "SetSilentMode", [.boolean(false)])
+        try await waitUntil("SetSilentMode(false) turned Xfce's switch off") {
+            try await query().stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "false"
+        }
+        result = try await query("-s", "true")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await waitForStatus("on again") { $0.silentMode }
+        result = try await query("-r")  // the property removed: off, as xfce4-notifyd reads it
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await waitForStatus("the property removed: off") { !$0.silentMode }
+    }
+
+    static let xfconfd = "/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"
+
+    private func ownerOf(_ name: String) async throws -> String? {
+        do {
+            let reply = try await observer().call(destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus"),
+                                                  interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)])
+            guard case .string(let owner)? = reply.first else { return nil }
+            return owner
+        } catch {
+            return nil
+        }
+    }
+
     func testElsewhereSilentModeIsTheDaemonsOwn() async throws {
-        let extra = try await startDconf(desktop: "XFCE")
+        let extra = try await startDconf(desktop: "KDE")
         try await setBanners(false)
         try await startDaemon(environment: extra)
         let status = try await busStatus()
-        XCTAssertFalse(status.silentMode, "GNOME's switch means nothing on Xfce")
+        XCTAssertFalse(status.silentMode, "GNOME's switch means nothing on KDE")
         let result = try await mprisd(["silent", "on"], environment: extra)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "silent mode: on\n")

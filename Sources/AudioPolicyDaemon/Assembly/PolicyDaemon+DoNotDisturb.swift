@@ -1,42 +1,47 @@
 import DBus
+import Posix
 import Synchronization
 import SystemContext
 
-/// GNOME's Do Not Disturb as silent mode (`DesktopDoNotDisturb`): at start the desktop's switch
-/// wins, and every change of it after is written into silent mode's state file, which the daemon
-/// follows (`followSilentMode`). Followed by dconf-service's `Notify` signal; idle, nothing runs.
+/// The desktop's Do Not Disturb as silent mode (`DesktopDoNotDisturb`): at start the desktop's
+/// switch wins, and every change of it after is written into silent mode's state file, which the
+/// daemon follows (`followSilentMode`). Followed by the store's change signal; idle, nothing runs.
 extension PolicyDaemon {
     static func followDoNotDisturb(_ connection: Connection, log: DaemonLog) -> DoNotDisturbFollower? {
-        guard DesktopDoNotDisturb.isFollowed else { return nil }
-        guard DesktopDoNotDisturb.read() != nil else {
-            log.info("GNOME's Do Not Disturb is not followed: libdconf cannot be loaded")
+        guard let desktop = DesktopDoNotDisturb.current else { return nil }
+        let follower = DoNotDisturbFollower(desktop: desktop, log: log)
+        let subscribed = Latch<Result<SignalSubscription, DBusError>>()
+        connection.subscribe(desktop.changeRule, { signal in
+            if let on = desktop.value(in: signal) { follower.adopt(on) }
+        }, timeout: .seconds(2), completion: { subscribed.open(with: $0) })
+        switch subscribed.wait() {
+        case .success(let subscription):
+            follower.hold(subscription)
+        case .failure(let error):
+            log.warning("\(desktop.switchName) is not followed: \(error)")
             return nil
         }
-        let follower = DoNotDisturbFollower(log: log)
-        connection.subscribe(DesktopDoNotDisturb.notifyRule, { signal in
-            if DesktopDoNotDisturb.touchesKey(signal) { follower.adopt() }
-        }, completion: { result in
-            switch result {
-            case .success(let subscription):
-                follower.hold(subscription)
-                follower.adopt()  // a change before the rule was in place is not missed
-            case .failure(let error):
-                log.warning("GNOME's Do Not Disturb is not followed: \(error)")
-            }
-        })
-        log.info("silent mode follows GNOME's Do Not Disturb (\(DesktopDoNotDisturb.key))")
+        // Read once the rule is in place, so that no change falls between the two.
+        guard let on = desktop.read(connection) else {
+            log.info("\(desktop.switchName) is not followed: its settings store does not answer")
+            follower.stop()
+            return nil
+        }
+        log.info("silent mode follows \(desktop.switchName)")
+        follower.adopt(on)
         return follower
     }
 }
 
-/// The subscription to dconf's changes and what it does with them.
+/// The subscription to the switch's changes and what it does with them.
 final class DoNotDisturbFollower: Sendable {
+    let desktop: DesktopDoNotDisturb
     private let log: DaemonLog
     private let subscription = Mutex<SignalSubscription?>(nil)
 
-    init(log: DaemonLog) {
+    init(desktop: DesktopDoNotDisturb, log: DaemonLog) {
+        self.desktop = desktop
         self.log = log
-        adopt()
     }
 
     func hold(_ subscription: SignalSubscription) {
@@ -44,9 +49,9 @@ final class DoNotDisturbFollower: Sendable {
     }
 
     /// Silent mode as the switch is now (a write only when they differ).
-    func adopt() {
-        guard let on = DesktopDoNotDisturb.read(), on != SilentModeSetting.read() else { return }
-        log.info("GNOME's Do Not Disturb is \(on ? "on" : "off"): silent mode \(on ? "on" : "off")")
+    func adopt(_ on: Bool) {
+        guard on != SilentModeSetting.read() else { return }
+        log.info("\(desktop.rawValue)'s Do Not Disturb is \(on ? "on" : "off"): silent mode \(on ? "on" : "off")")
         do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
     }
 

@@ -99,8 +99,10 @@ public enum PolicyDaemon {
             log: { log.info($0) },
             setSilentMode: { on in
                 do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
-                if DesktopDoNotDisturb.isFollowed, let failure = DesktopDoNotDisturb.write(on) {
-                    log.warning("GNOME's Do Not Disturb not switched: \(failure)")
+                // The desktop's switch too (issue 25); Xfce's call is sent, not waited for: this
+                // runs on the connection's thread.
+                if let desktop = DesktopDoNotDisturb.current, let failure = desktop.write(on, connection, wait: false) {
+                    log.warning("\(desktop.rawValue)'s Do Not Disturb not switched: \(failure)")
                 }
                 system.setSilentMode(on)
             },

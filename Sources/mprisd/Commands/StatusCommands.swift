@@ -1,3 +1,4 @@
+import DBus
 import Posix
 import SystemContext
 
@@ -31,9 +32,9 @@ extension Commands {
 
             Silent mode silences ambient and soloAmbient sessions (UI sounds, game effects)
             while media playback, calls and recordings go on. The setting persists in
-            $XDG_STATE_HOME/mprisd/silent; a running daemon follows it at once. On GNOME
-            (XDG_CURRENT_DESKTOP) it is the desktop's Do Not Disturb: this switches that too,
-            and the daemon follows the desktop's switch.
+            $XDG_STATE_HOME/mprisd/silent; a running daemon follows it at once. On GNOME and
+            Xfce (XDG_CURRENT_DESKTOP) it is the desktop's Do Not Disturb: this switches that
+            too, and the daemon follows the desktop's switch.
 
             Options:
               -h, --help  show this help
@@ -50,17 +51,18 @@ extension Commands {
                 Output.error("mprisd silent: \(error)")
                 return ExitStatus.failure
             }
-            // Where the desktop is GNOME, its Do Not Disturb is the same switch (issue 25).
-            guard DesktopDoNotDisturb.isFollowed else {
+            // Where the desktop has a Do Not Disturb we know, it is the same switch (issue 25).
+            guard let desktop = DesktopDoNotDisturb.current, let connection = try? Connection(bus: .session) else {
                 Output.out("silent mode: \(state)")
                 return ExitStatus.success
             }
-            if let failure = DesktopDoNotDisturb.write(state == "on") {
+            defer { connection.close() }
+            if let failure = desktop.write(state == "on", connection, wait: true) {
                 Output.out("silent mode: \(state)")
-                Output.error("mprisd silent: GNOME's Do Not Disturb was not switched: \(failure)")
+                Output.error("mprisd silent: \(desktop.rawValue)'s Do Not Disturb was not switched: \(failure)")
                 return ExitStatus.failure
             }
-            Output.out("silent mode: \(state) (GNOME's Do Not Disturb: \(state))")
+            Output.out("silent mode: \(state) (\(desktop.rawValue)'s Do Not Disturb: \(state))")
             return ExitStatus.success
         })
 }
