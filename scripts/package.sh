@@ -12,7 +12,9 @@
 #       from dist/, with /usr/bin as the binaries' folder
 #   /usr/share/man/man1/mprisd.1.gz (mprisd-control.1.gz links to it: the page covers both)
 #   /usr/share/bash-completion/completions/mprisd, /usr/share/zsh/vendor-completions/_mprisd
-#   /usr/share/doc/mprisd: README.md.gz, audio-policy-api.md.gz, changelog.Debian.gz, copyright
+#   /usr/share/doc/mprisd: README.md.gz, every docs/*.md page as NAME.md.gz (architecture,
+#       audio-policy-api, calls-and-prompts, configuration, daemon, install, keys-and-headset,
+#       library-api, player, routes, testing), changelog.Debian.gz, copyright
 #   /usr/share/lintian/overrides/mprisd: the one lintian warning that stays, and why
 #
 # The version is the one in Sources/mprisd/CLI/Version.swift (what `mprisd --version` prints), with
@@ -97,7 +99,10 @@ install -D -m 0644 dist/completions/_mprisd "$root/usr/share/zsh/vendor-completi
 doc=$root/usr/share/doc/mprisd
 install -d -m 0755 "$doc"
 gzip -9nc README.md > "$doc/README.md.gz"
-gzip -9nc docs/audio-policy-api.md > "$doc/audio-policy-api.md.gz"
+# Every page of docs/ beside it (the README links to them), the same way.
+for page in docs/*.md; do
+    gzip -9nc "$page" > "$doc/$(basename "$page").gz"
+done
 install -m 0644 dist/debian/copyright "$doc/copyright"
 # The one lintian warning that stays, with its reason (dist/debian/lintian-overrides).
 install -D -m 0644 dist/debian/lintian-overrides "$root/usr/share/lintian/overrides/mprisd"

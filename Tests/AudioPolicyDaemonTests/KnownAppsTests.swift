@@ -46,12 +46,12 @@ final class KnownAppsTests: XCTestCase {
         XCTAssertNil(KnownApps.entry(for: AudioStream(id: StreamID(.capture, 1), binary: "zoom")))
     }
 
-    /// The README documents the table: every entry's name is in it.
-    func testTheReadmeListsEveryEntry() throws {
+    /// docs/calls-and-prompts.md documents the table: every entry's name is in it.
+    func testTheCallsAndPromptsPageListsEveryEntry() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/calls-and-prompts.md"), encoding: .utf8)
         for entry in KnownApps.entries {
-            XCTAssertTrue(readme.contains("\"\(entry.name)\""), entry.name)
+            XCTAssertTrue(page.contains("\"\(entry.name)\""), entry.name)
         }
     }
 }

@@ -49,11 +49,11 @@ final class DaemonAppsFileTests: DaemonTestCase {
         XCTAssertEqual(logLines("apps file reloaded").count, 3, "an unchanged file is not reloaded: \(daemon?.stderr ?? "")")
     }
 
-    /// The README's `mprisd apps` snippet ("Calls and prompts from any app"), line by line under
-    /// `set -e`, against the running daemon: every line works, and the file ends as it says.
-    func testTheReadmeSnippetRuns() async throws {
+    /// The `mprisd apps` snippet of docs/calls-and-prompts.md ("Calls and prompts from any app"), line
+    /// by line under `set -e`, against the running daemon: every line works, and the file ends as it says.
+    func testTheCallsAndPromptsSnippetRuns() async throws {
         try await startDaemon()
-        let blocks = try ReadmeSnippetTests.shellBlocks(under: "Calls and prompts from any app")
+        let blocks = try ReadmeSnippetTests.shellBlocks(under: .apps)
         let snippet = try XCTUnwrap(blocks.first { $0.contains("mprisd apps set") }, "\(blocks)")
         let path = Products.directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let result = try await runProgram("/bin/bash", ["--norc", "--noprofile", "-e", "-c", snippet],

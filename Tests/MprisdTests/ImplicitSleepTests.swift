@@ -30,7 +30,8 @@ final class ImplicitSleepTests: ImplicitSessionTestCase {
     }
 
     /// A program wrapped with `mprisd run` cannot be paused from outside: its streams are muted
-    /// from the sleep to the wake-up (what the README says), then heard again.
+    /// from the sleep to the wake-up (what docs/keys-and-headset.md, "Before sleep", says), then
+    /// heard again.
     func testAProgramUnderMprisdRunIsMutedUntilTheWakeUpOnPulseAudio() async throws {
         let logind = try await FakeLogind.start(on: try useSystemBus())
         try await startPulse(.pulseAudio)

@@ -2,13 +2,28 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The README's first-hour snippets, run as a new user would run them: the fenced `sh` blocks
-/// under "Installing as a user service", "Use with playerctl", "Pairing with a Bluetooth headset
-/// (mpris-proxy)" and "Wrapping any program: `mprisd run`", in README order, in a fresh home, with
-/// a private session bus (which starts the daemon from the installed activation file) and a private
-/// system bus. Every line runs under `set -e`; the few that cannot run here are rewritten through
-/// `substitutions`, each with its reason. Editing a snippet so that it breaks fails these tests.
+/// The first-hour snippets of the documentation pages, run as a new user would run them: the fenced
+/// `sh` blocks under "Installing as a user service" (docs/install.md), "Use with playerctl" and
+/// "Wrapping any program: `mprisd run`" (docs/player.md), "Pairing with a Bluetooth headset
+/// (mpris-proxy)" and "The active player and the keys" (docs/keys-and-headset.md), the install first,
+/// in a fresh home, with a private session bus (which starts the daemon from the installed activation
+/// file) and a private system bus. Every line runs under `set -e`; the few that cannot run here are
+/// rewritten through `substitutions`, each with its reason. Editing a snippet so that it breaks fails
+/// these tests.
 final class ReadmeSnippetTests: XCTestCase {
+    /// A section of a documentation page: the page's path in the repository and the heading's title.
+    struct Section: Sendable {
+        let page: String
+        let title: String
+
+        static let install = Section(page: "docs/install.md", title: "Installing as a user service")
+        static let playerctl = Section(page: "docs/player.md", title: "Use with playerctl")
+        static let run = Section(page: "docs/player.md", title: "Wrapping any program: `mprisd run`")
+        static let headset = Section(page: "docs/keys-and-headset.md", title: "Pairing with a Bluetooth headset (mpris-proxy)")
+        static let keys = Section(page: "docs/keys-and-headset.md", title: "The active player and the keys")
+        static let apps = Section(page: "docs/calls-and-prompts.md", title: "Calls and prompts from any app")
+    }
+
     /// A rewrite of the snippet lines that start with `prefix` (comments taken off first).
     struct Substitution: Sendable {
         let prefix: String
@@ -76,16 +91,16 @@ final class ReadmeSnippetTests: XCTestCase {
         _ = try? FileManager.default.removeItem(atPath: home)
     }
 
-    // MARK: The README
+    // MARK: The pages
 
-    /// The `sh` blocks under the heading `title` (up to the next heading of any level).
-    static func shellBlocks(under title: String) throws -> [String] {
-        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+    /// The `sh` blocks under the section's heading (up to the next heading of any level).
+    static func shellBlocks(under section: Section) throws -> [String] {
+        let text = try String(contentsOfFile: Repository.path(section.page), encoding: .utf8)
         var blocks: [String] = []
         var inSection = false
         var block: [String]?
         var fenced = false
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("```") {
                 if fenced {
                     if let finished = block { blocks.append(finished.joined(separator: "\n")) }
@@ -100,10 +115,10 @@ final class ReadmeSnippetTests: XCTestCase {
             if fenced {
                 block?.append(line)
             } else if line.hasPrefix("#") {
-                inSection = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) == title
+                inSection = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) == section.title
             }
         }
-        guard !blocks.isEmpty else { throw TestSupportError("README.md has no sh block under '\(title)'") }
+        guard !blocks.isEmpty else { throw TestSupportError("\(section.page) has no sh block under '\(section.title)'") }
         return blocks
     }
 
@@ -134,7 +149,7 @@ final class ReadmeSnippetTests: XCTestCase {
 
     private static let prelude = """
         set -euo pipefail
-        trap 'echo "README line failed ($?): $BASH_COMMAND" >&2' ERR
+        trap 'echo "snippet line failed ($?): $BASH_COMMAND" >&2' ERR
         trap 'kill $(jobs -p) 2>/dev/null || true; wait || true' EXIT
         cd "$REPOSITORY"
         wait_for_player() {
@@ -147,7 +162,7 @@ final class ReadmeSnippetTests: XCTestCase {
     /// Held until the test has looked at the running players: it creates this file.
     private var releaseFile: String { home + "/.readme-test-done" }
 
-    private func start(_ titles: [String], systemBus: String = "unix:path=/nonexistent") throws -> BackgroundProgram {
+    private func start(_ sections: [Section], systemBus: String = "unix:path=/nonexistent") throws -> BackgroundProgram {
         var base = ProcessInfo.processInfo.environment
         for key in ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "NO_COLOR", "JOURNAL_STREAM"] {
             base.removeValue(forKey: key)
@@ -164,9 +179,9 @@ final class ReadmeSnippetTests: XCTestCase {
         environment["MANPAGER"] = "cat"
         environment["PAGER"] = "cat"
         var script = Self.prelude
-        for title in titles {
-            for block in try Self.shellBlocks(under: title) {
-                script += "# --- \(title)\n" + Self.runnable(block) + "\n"
+        for section in sections {
+            for block in try Self.shellBlocks(under: section) {
+                script += "# --- \(section.page): \(section.title)\n" + Self.runnable(block) + "\n"
             }
         }
         script += "until [ -e \(releaseFile) ]; do sleep 0.05; done\n"
@@ -179,12 +194,10 @@ final class ReadmeSnippetTests: XCTestCase {
         return await script.waitForExit(timeout: .seconds(30))
     }
 
-    private static let install = "Installing as a user service"
-
     // MARK: Tests
 
     func testInstallingAsAUserService() async throws {
-        let script = try start([Self.install])
+        let script = try start([.install])
         let status = await finish(script)
         XCTAssertEqual(status, 0, script.stderr)
         XCTAssertTrue(script.stdout.contains("Silent mode"), "mprisd status answered: \(script.stdout)")
@@ -196,7 +209,7 @@ final class ReadmeSnippetTests: XCTestCase {
     }
 
     func testUseWithPlayerctl() async throws {
-        let script = try start([Self.install, "Use with playerctl"])
+        let script = try start([.install, .playerctl])
         let status = await finish(script)
         XCTAssertEqual(status, 0, script.stderr)
         let lines = script.stdout.split(separator: "\n").map(String.init)
@@ -209,7 +222,7 @@ final class ReadmeSnippetTests: XCTestCase {
         self.system = system
         let bluez = try await FakeBluez.start(on: system)
         self.bluez = bluez
-        let script = try start([Self.install, "Pairing with a Bluetooth headset (mpris-proxy)"], systemBus: system.address)
+        let script = try start([.install, .headset], systemBus: system.address)
         let registered = try await bluez.waitForRegisteredPlayer(timeout: .seconds(20))
         XCTAssertEqual(registered.properties["PlaybackStatus"], .string("Playing"),
                        "\(registered.properties)\nscript: \(script.stderr)\nbus and daemon: \(session?.log ?? "")")
@@ -220,7 +233,7 @@ final class ReadmeSnippetTests: XCTestCase {
     }
 
     func testWrappingAProgramWithMprisdRun() async throws {
-        let script = try start([Self.install, "Wrapping any program: `mprisd run`"])
+        let script = try start([.install, .run])
         let status = await finish(script)
         XCTAssertEqual(status, 0, script.stderr)
         XCTAssertFalse(script.stderr.contains("no policy daemon"), "the installed daemon served both: \(script.stderr)")
@@ -228,7 +241,7 @@ final class ReadmeSnippetTests: XCTestCase {
     }
 
     func testTheActivePlayerAndTheKeys() async throws {
-        let script = try start([Self.install, "The active player and the keys"])
+        let script = try start([.install, .keys])
         let status = await finish(script)
         XCTAssertEqual(status, 0, script.stderr)
         XCTAssertTrue(script.stdout.contains("* 1 org.mpris.MediaPlayer2.music  Playing  playing since "), script.stdout)
@@ -236,13 +249,12 @@ final class ReadmeSnippetTests: XCTestCase {
     }
 
     func testEverySubstitutionIsUsed() throws {
-        let titles = [Self.install, "Use with playerctl", "Pairing with a Bluetooth headset (mpris-proxy)",
-                      "Wrapping any program: `mprisd run`", "The active player and the keys"]
-        let lines = try titles.flatMap { try Self.shellBlocks(under: $0) }.flatMap { $0.split(separator: "\n") }
+        let sections: [Section] = [.install, .playerctl, .headset, .run, .keys]
+        let lines = try sections.flatMap { try Self.shellBlocks(under: $0) }.flatMap { $0.split(separator: "\n") }
             .map { ($0.components(separatedBy: " #").first ?? "").trimmingCharacters(in: .whitespaces) }
         for substitution in Self.substitutions {
             XCTAssertTrue(lines.contains { $0.hasPrefix(substitution.prefix) },
-                          "'\(substitution.prefix)' still appears in the README (else drop it from the table)")
+                          "'\(substitution.prefix)' still appears in the snippets (else drop it from the table)")
         }
     }
 }

@@ -1,7 +1,8 @@
 import XCTest
 import SessionCore
 
-/// The README's two examples (G-APP-GAME, G-APP-VOIP), compiled and run here so they stay true.
+/// The two examples of docs/library-api.md, "The audio session (SessionCore)" (G-APP-GAME,
+/// G-APP-VOIP), compiled and run here so they stay true.
 final class ReadmeExampleTests: XCTestCase {
     /// Stands in for the app's own audio output.
     final class Player {
@@ -13,7 +14,7 @@ final class ReadmeExampleTests: XCTestCase {
         let system = AudioSystem()
         let soundtrack = Player()
 
-        // --- README: game (G-APP-GAME) ---
+        // --- docs/library-api.md: game (G-APP-GAME) ---
         let session = try system.makeSession()
         var audio = try session.applyGameProfile()     // G-SCN-GAME: ambient if other audio plays, else soloAmbient
         let stream = session.events                     // subscribe before playing
@@ -28,7 +29,7 @@ final class ReadmeExampleTests: XCTestCase {
             session.perform(audio.handle(event), with: &audio, output: soundtrack.apply)
             if case .interruption(.ended) = event { break }  // (the test stops here; an app keeps looping)
         }
-        // --- end of README ---
+        // --- end of docs/library-api.md ---
         XCTAssertEqual(session.category, .soloAmbient)
         XCTAssertTrue(session.isActive, "the game came back by itself")
         XCTAssertEqual(soundtrack.log, [.startOutput, .pauseOutput, .showInterrupted,
@@ -42,7 +43,7 @@ final class ReadmeExampleTests: XCTestCase {
         try music.setActive(true)
         let phone = Player()
 
-        // --- README: VoIP call (G-APP-VOIP) ---
+        // --- docs/library-api.md: VoIP call (G-APP-VOIP) ---
         let session = try system.makeSession()
         var call = try session.apply(.voip())           // playAndRecord + voiceChat = a call (G-CALLS); asks to record
         func answer() { session.perform(call.play(), with: &call, output: phone.apply) }  // interrupts other audio
@@ -51,7 +52,7 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertTrue(session.isActive)
         XCTAssertFalse(music.isActive, "other audio is silenced during the call")
         hangUp()
-        // --- end of README ---
+        // --- end of docs/library-api.md ---
         var iterator = musicEvents.makeAsyncIterator()
         let first = await iterator.next()
         let second = await iterator.next()

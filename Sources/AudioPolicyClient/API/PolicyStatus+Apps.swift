@@ -1,6 +1,6 @@
 /// The apps that know nothing of mprisd, as the daemon sees them through the audio server: each
 /// app with streams gets an implicit session whose class says how the guidelines treat it
-/// (docs/audio-policy-api.md, "Status document"; README, "Calls and prompts from any app").
+/// (docs/audio-policy-api.md, "Status document"; docs/calls-and-prompts.md).
 extension PolicyStatus {
     /// One app (one process, or one Flatpak app) seen on the audio server: its implicit session,
     /// the rule that classified it and what the session is doing now. Apps whose streams are
