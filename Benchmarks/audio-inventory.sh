@@ -25,29 +25,6 @@ build mprisd bench-pulse-streams
 versions=()
 tick_ms=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1000 / hz }')
 
-run_ns() { # run_ns PID: nanoseconds on CPU, all threads (schedstat)
-    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%d", n }'
-}
-settle() { # settle PID: until its CPU time stays the same for 2 s (60 s at most)
-    local last now i
-    last=$(run_ns "$1")
-    for (( i = 0; i < 30; i++ )); do
-        sleep 2
-        now=$(run_ns "$1")
-        [[ $now == "$last" ]] && return 0
-        last=$now
-    done
-    log "warning: the daemon did not settle within 60 s"
-}
-wait_stream_count() { # wait_stream_count N: until pactl lists N sink inputs (120 s)
-    local i n=-1
-    for (( i = 0; i < 1200; i++ )); do
-        n=$(timeout 10 pactl list short sink-inputs 2>/dev/null | wc -l)
-        [[ $n == "$1" ]] && return 0
-        sleep 0.1
-    done
-    die "the server shows $n sink inputs, not $1"
-}
 listed() { # the daemon's status: streams listed
     timeout 20 "$bin/mprisd" status --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin).get("streams") or []))'
 }

@@ -6,7 +6,8 @@
 #   start_bus; start_server pulseaudio    # or pipewire
 #
 # Provides: start_server KIND (start_pulseaudio | start_pipewire), stop_server, server_version,
-# wait_socket PATH [SECONDS], pactl_ok. Every server process is a spawn tag (cleaned up on exit)
+# wait_socket PATH [SECONDS], pactl_ok, run_ns PID, settle PID [SECONDS] (until the daemon's CPU
+# time stays the same for 2 s), wait_stream_count N [SECONDS]. Every server process is a spawn tag (cleaned up on exit)
 # and runs under `timeout` (SERVER_LIFETIME seconds, default 3600).
 #
 # Where clients find the server: PulseAudio listens on $work/pulse-server/native and PULSE_SERVER
@@ -23,6 +24,30 @@ SERVER_MIC=${SERVER_MIC:-0}
 server_kind=''
 
 pactl_ok() { timeout 5 pactl info > /dev/null 2>&1; }
+
+run_ns() { # run_ns PID: nanoseconds on CPU, all threads (schedstat)
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%d", n }'
+}
+settle() { # settle PID [SECONDS]: until its CPU time stays the same for 2 s (at most SECONDS, default 60)
+    local last now i
+    last=$(run_ns "$1")
+    for (( i = 0; i < ${2:-60} / 2; i++ )); do
+        sleep 2
+        now=$(run_ns "$1")
+        [[ $now == "$last" ]] && return 0
+        last=$now
+    done
+    log "warning: the daemon did not settle within ${2:-60} s"
+}
+wait_stream_count() { # wait_stream_count N [SECONDS]: until pactl lists N sink inputs (default 120 s)
+    local i n=-1
+    for (( i = 0; i < ${2:-120} * 10; i++ )); do
+        n=$(timeout 10 pactl list short sink-inputs 2>/dev/null | wc -l)
+        [[ $n == "$1" ]] && return 0
+        sleep 0.1
+    done
+    die "the server shows $n sink inputs, not $1"
+}
 
 wait_socket() { # wait_socket PATH [SECONDS]: until a client can connect to the unix socket PATH
     python3 - "$1" "${2:-20}" <<'PY' || die "nothing accepts connections on $1 within ${2:-20} s"

@@ -22,27 +22,6 @@ build mprisd bench-pulse-streams
 : > "$work/rows"
 versions=()
 
-run_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%d", n }'; }
-settle() { # settle PID: until its CPU time stays the same for 2 s (120 s at most)
-    local last now i
-    last=$(run_ns "$1")
-    for (( i = 0; i < 60; i++ )); do
-        sleep 2
-        now=$(run_ns "$1")
-        [[ $now == "$last" ]] && return 0
-        last=$now
-    done
-    log "warning: the daemon did not settle within 120 s"
-}
-wait_stream_count() { # wait_stream_count N: until pactl lists N sink inputs (180 s)
-    local i n=-1
-    for (( i = 0; i < 1800; i++ )); do
-        n=$(timeout 10 pactl list short sink-inputs 2>/dev/null | wc -l)
-        [[ $n == "$1" ]] && return 0
-        sleep 0.1
-    done
-    die "the server shows $n sink inputs, not $1"
-}
 listed() { # the daemon's status: streams listed
     timeout 20 "$bin/mprisd" status --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin).get("streams") or []))'
 }
@@ -64,7 +43,7 @@ for server in $SERVERS; do
     wait_name org.mprisd.AudioPolicy
     for (( i = 0; i < 400; i++ )); do grep -q "connected to the audio server" "$work/daemon.err" && break; sleep 0.05; done
     grep -q "connected to the audio server" "$work/daemon.err" || die "the daemon did not connect"
-    settle "${pids[daemon]}"
+    settle "${pids[daemon]}" 120
     row "$server" "no streams, settled" "-"
 
     for (( g = 0; g < groups; g++ )); do
@@ -79,13 +58,13 @@ for server in $SERVERS; do
         done
         grep -q '^ready' "$work/flood$g.out" || die "the streams did not all start: $(cat "$work/flood$g.err")"
     done
-    wait_stream_count "$STREAMS"
-    settle "${pids[daemon]}"
+    wait_stream_count "$STREAMS" 180
+    settle "${pids[daemon]}" 120
     row "$server" "$STREAMS streams appeared at once, settled" "$(listed) in status"
 
     for (( g = 0; g < groups; g++ )); do stop_tag "flood$g"; done
-    wait_stream_count 0
-    settle "${pids[daemon]}"
+    wait_stream_count 0 180
+    settle "${pids[daemon]}" 120
     row "$server" "all gone, settled" "$(listed) in status"
     stop_tag daemon
     stop_server

@@ -82,10 +82,15 @@ class DaemonTestCase: PlayerTestCase {
 
     /// The unique name owning `org.mprisd.AudioPolicy`, nil when nobody does.
     func policyOwner() async throws -> String? {
+        try await owner(of: Self.policyName)
+    }
+
+    /// The unique name owning `name` on the test's bus, nil when nobody does.
+    func owner(of name: String) async throws -> String? {
         do {
             let reply = try await observer().call(destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus"),
                                                   interface: "org.freedesktop.DBus", member: "GetNameOwner",
-                                                  [.string(Self.policyName)], timeout: .seconds(5))
+                                                  [.string(name)], timeout: .seconds(5))
             guard case .string(let owner)? = reply.first else { return nil }
             return owner
         } catch let error as DBusError where error.name == DBusError.Name.nameHasNoOwner {

@@ -71,7 +71,7 @@ final class DoNotDisturbTests: DaemonTestCase {
         let extra = ["XDG_RUNTIME_DIR": runtime, "XDG_CURRENT_DESKTOP": "XFCE"]
         let xfconfd = try BackgroundProcess(name: "xfconfd", Self.xfconfd, [], environment: environment(extra))
         defer { xfconfd.stop() }
-        try await waitUntil("xfconfd owns org.xfce.Xfconf") { try await self.ownerOf("org.xfce.Xfconf") != nil }
+        try await waitUntil("xfconfd owns org.xfce.Xfconf") { (try? await self.owner(of: "org.xfce.Xfconf")) != nil }
         func query(_ arguments: String...) async throws -> ProgramResult {
             try await runProgram("/usr/bin/xfconf-query", ["-c", "xfce4-notifyd", "-p", "/do-not-disturb"] + arguments,
                                  environment: environment(extra))
@@ -105,17 +105,6 @@ final class DoNotDisturbTests: DaemonTestCase {
     }
 
     static let xfconfd = "/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"
-
-    private func ownerOf(_ name: String) async throws -> String? {
-        do {
-            let reply = try await observer().call(destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus"),
-                                                  interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)])
-            guard case .string(let owner)? = reply.first else { return nil }
-            return owner
-        } catch {
-            return nil
-        }
-    }
 
     func testElsewhereSilentModeIsTheDaemonsOwn() async throws {
         let extra = try await startDconf(desktop: "KDE")

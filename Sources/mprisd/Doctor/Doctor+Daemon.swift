@@ -16,14 +16,16 @@ extension Doctor {
                                      fix: startCommand()))
             return nil
         }
-        let who = processID(of: AudioPolicyNames.busName).map { "pid \($0)" } ?? "its pid unknown"
+        let pid = processID(of: AudioPolicyNames.busName)
+        let who = pid.map { "pid \($0)" } ?? "its pid unknown"
         switch StatusProgram.fetch(command: "doctor") {
         case .success(let status):
             report.add(DoctorFinding("daemon", .ok, "the policy daemon runs (\(who))"))
             return status
         case .failure(let failure):
             report.add(DoctorFinding("daemon", .problem, "the policy daemon (\(who)) does not answer: \(failure.message)",
-                                     fix: hasSystemd ? "systemctl --user restart mprisd" : "kill \(who.dropFirst(4)) and start mprisd again"))
+                                     fix: hasSystemd ? "systemctl --user restart mprisd"
+                                         : "\(pid.map { "kill \($0)" } ?? "stop it") and start mprisd again"))
             return nil
         }
     }
@@ -32,11 +34,9 @@ extension Doctor {
     /// where the activation file is installed, else by hand.
     private func startCommand() -> String {
         if hasSystemd { return "systemctl --user enable --now mprisd" }
-        if names("ListActivatableNames").contains(AudioPolicyNames.busName) { return "mprisd status   (the session bus starts the daemon)" }
+        if isActivatable { return "mprisd status   (the session bus starts the daemon)" }
         return "mprisd &   (or install the package: the session bus then starts it on first use)"
     }
-
-    var hasSystemd: Bool { hasOwner(Self.systemdName, on: session) == true }
 
     /// `GetUnitFileState` of the user manager: "enabled", "disabled", "masked", …; nil for a unit
     /// it does not know (or no manager).
@@ -52,9 +52,8 @@ extension Doctor {
     /// Whether the user unit starts the daemon with each login.
     func checkAutostart(_ report: inout DoctorReport) {
         guard hasSystemd else {
-            let activatable = names("ListActivatableNames").contains(AudioPolicyNames.busName)
             report.add(DoctorFinding("autostart", .note, "no systemd user manager on this bus: nothing starts the daemon at login"
-                                     + (activatable ? " (the bus starts it on first use)" : "")))
+                                     + (isActivatable ? " (the bus starts it on first use)" : "")))
             return
         }
         switch unitFileState("mprisd.service") {

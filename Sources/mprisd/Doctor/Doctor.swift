@@ -8,6 +8,17 @@ import DBus
 struct Doctor {
     let session: Connection
     let system: Connection?
+    /// A systemd user manager is on the session bus (asked once: several checks need it).
+    private(set) var hasSystemd = false
+    /// The session bus can start the daemon (its activation file is installed).
+    private(set) var isActivatable = false
+
+    init(session: Connection, system: Connection?) {
+        self.session = session
+        self.system = system
+        hasSystemd = hasOwner(Self.systemdName, on: session) == true
+        isActivatable = names("ListActivatableNames").contains(AudioPolicyNames.busName)
+    }
 
     /// How long a player or service may take to answer one call.
     static let patience: Duration = .seconds(1)
