@@ -42,5 +42,7 @@ if (( $# == 0 )); then
 fi
 # The plain closing line comes last, after the ThreadSanitizer pass (which prints its own summary).
 [[ -z $package ]] || echo "$package"
+# The failed cases and their first error lines again at the very end, where a truncated log keeps them.
+grep -E ": error: |^Test Case '.*' failed" "$log" | sed 's/^/failed: /' | head -n 40 || true
 echo "$closing"
 exit "$status"

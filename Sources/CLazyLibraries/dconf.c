@@ -27,12 +27,22 @@ static struct {
     void (*object_unref)(void *);
     void (*error_free)(GError *);
     void (*free)(void *);
+    char *(*variant_print)(GVariant *, int);
+    GVariant *(*variant_parse)(const void *, const char *, const char *, const char **, GError **);
+    void *(*schema_source_get_default)(void);
+    void *(*schema_source_lookup)(void *, const char *, int);
+    void *(*schema_get_key)(void *, const char *);
+    GVariant *(*schema_key_get_default_value)(void *);
+    void (*schema_key_unref)(void *);
+    void (*schema_unref)(void *);
 } dconf;
 
 static const char *const names[] = {
     "dconf_client_new", "dconf_client_read", "dconf_client_write_sync", "g_variant_new_boolean",
     "g_variant_is_of_type", "g_variant_get_boolean", "g_variant_ref_sink", "g_variant_unref",
-    "g_object_unref", "g_error_free", "g_free",
+    "g_object_unref", "g_error_free", "g_free", "g_variant_print", "g_variant_parse",
+    "g_settings_schema_source_get_default", "g_settings_schema_source_lookup", "g_settings_schema_get_key",
+    "g_settings_schema_key_get_default_value", "g_settings_schema_key_unref", "g_settings_schema_unref",
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -107,4 +117,81 @@ const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer
     dconf.variant_unref(variant);
     dconf.object_unref(client);
     return result;
+}
+
+/// A GVariant's text with its type where the text alone would not say it ("@as []"), in a
+/// malloc'd copy the caller frees; NULL for NULL.
+static char *printed(GVariant *value) {
+    if (value == NULL) return NULL;
+    char *text = dconf.variant_print(value, 1);
+    char *copy = text != NULL ? strdup(text) : NULL;
+    if (text != NULL) dconf.free(text);
+    return copy;
+}
+
+char *mprisd_dconf_read_text(const char *key) {
+    if (!mprisd_dconf_load(NULL)) return NULL;
+    DConfClient *client = dconf.client_new();
+    if (client == NULL) return NULL;
+    GVariant *value = dconf.client_read(client, key);
+    char *text = printed(value);
+    if (value != NULL) dconf.variant_unref(value);
+    dconf.object_unref(client);
+    return text;
+}
+
+const char *mprisd_dconf_write_text(const char *key, const char *text, char *buffer, size_t size) {
+    const char *reason = NULL;
+    if (!mprisd_dconf_load(&reason)) {
+        snprintf(buffer, size, "%s", reason);
+        return buffer;
+    }
+    GVariant *variant = NULL;
+    GError *error = NULL;
+    if (text != NULL) {
+        variant = dconf.variant_parse(NULL, text, NULL, NULL, &error);
+        if (variant == NULL) {
+            snprintf(buffer, size, "not a GVariant text: %s", error != NULL && error->message != NULL ? error->message : "unparsable");
+            if (error != NULL) dconf.error_free(error);
+            return buffer;
+        }
+        variant = dconf.variant_ref_sink(variant);
+    }
+    DConfClient *client = dconf.client_new();
+    if (client == NULL) {
+        if (variant != NULL) dconf.variant_unref(variant);
+        snprintf(buffer, size, "dconf: no client");
+        return buffer;
+    }
+    char *tag = NULL;
+    // A NULL value resets the key: no database sets it, the schema's default applies.
+    int written = dconf.client_write_sync(client, key, variant, &tag, NULL, &error);
+    const char *result = NULL;
+    if (!written) {
+        snprintf(buffer, size, "dconf: %s", error != NULL && error->message != NULL ? error->message : "the write failed");
+        result = buffer;
+    }
+    if (error != NULL) dconf.error_free(error);
+    if (tag != NULL) dconf.free(tag);
+    if (variant != NULL) dconf.variant_unref(variant);
+    dconf.object_unref(client);
+    return result;
+}
+
+char *mprisd_gsettings_default_text(const char *schema_id, const char *key) {
+    if (!mprisd_dconf_load(NULL)) return NULL;
+    void *source = dconf.schema_source_get_default();
+    if (source == NULL) return NULL;
+    void *schema = dconf.schema_source_lookup(source, schema_id, 1);
+    if (schema == NULL) return NULL;
+    char *text = NULL;
+    void *schema_key = dconf.schema_get_key(schema, key);
+    if (schema_key != NULL) {
+        GVariant *value = dconf.schema_key_get_default_value(schema_key);
+        text = printed(value);
+        if (value != NULL) dconf.variant_unref(value);
+        dconf.schema_key_unref(schema_key);
+    }
+    dconf.schema_unref(schema);
+    return text;
 }

@@ -14,11 +14,14 @@ import Glibc
 
 let actions = ["play", "pause", "play-pause", "next", "previous", "stop", "seek", "position", "volume"]
 let usageText = """
-    Usage: mprisd-control play|pause|play-pause|next|previous|stop [--verbose]
+    Usage: mprisd-control play|pause|play-pause|next|previous|stop [--key] [--verbose]
            mprisd-control seek ±SECONDS|position SECONDS|volume ±V [--verbose]
 
     The same as 'mprisd control' (see 'mprisd control --help'), started faster: for the
     media keys of a desktop or window manager.
+
+    --key: the command is a key binding's: a held key acts once (the daemon takes a press of
+    play, pause, play-pause or stop within 700 ms of the last as its auto-repeat).
     """
 
 let stdoutFD: Int32 = 1
@@ -43,7 +46,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(ExitStatus.success)
 }
 let verbose = arguments.contains("--verbose")
-arguments.removeAll { $0 == "--verbose" }
+let key = arguments.contains("--key")
+arguments.removeAll { $0 == "--verbose" || $0 == "--key" }
 guard let action = arguments.first else { usageError("needs an action: \(actions.joined(separator: ", "))") }
 guard actions.contains(action) else {
     usageError("takes \(actions.joined(separator: ", ")), not '\(action.prefix(40))'")
@@ -56,6 +60,7 @@ if ["seek", "position", "volume"].contains(action) {
     }
     if action == "position", number < 0 { usageError("position takes seconds from the start (0 or more)") }
     value = number
+    if key { usageError("--key goes with play, pause, play-pause, next, previous or stop, not \(action)") }
 } else if arguments.count > 1 {
     usageError(arguments[1].hasPrefix("-") ? "unknown option '\(arguments[1].prefix(40))'" : "unexpected argument '\(arguments[1].prefix(40))'")
 }
@@ -67,9 +72,10 @@ do {
     say("mprisd control: no session bus (\(error.message))", to: stderrFD)
     exit(ExitStatus.failure)
 }
+// A key binding's press goes as `KeyPress`, which takes a held key's repeats for one press.
 let call = Message.methodCall(destination: "org.mprisd.AudioPolicy", path: ObjectPath(trusted: "/org/mprisd/AudioPolicy"),
-                              interface: "org.mprisd.AudioPolicy1", member: "Control",
-                              body: [.string(action), .double(value)])
+                              interface: "org.mprisd.AudioPolicy1", member: key ? "KeyPress" : "Control",
+                              body: key ? [.string(action)] : [.string(action), .double(value)])
 let status: Int32
 do {
     // A key press: one second at most (the daemon bounds its wait for the player within it).

@@ -81,12 +81,12 @@ final class CompletionTests: XCTestCase {
                      "mprisd --control hw:0 st", "mprisd apps ", "mprisd apps set ", "mprisd apps unset ",
                      "mprisd apps set app zoom ", "mprisd apps set binary zoom playAndRecord vo", "mprisd apps set app zoom call ",
                      "mprisd apps list ", "mprisd player ", "mprisd control ", "mprisd control seek ",
-                     "mprisd --ignore-players firefox pl"]
-        let commands = ["play", "run", "status", "doctor", "apps", "silent", "route", "players", "player", "control"]
+                     "mprisd --ignore-players firefox pl", "mprisd setup --desktop "]
+        let commands = ["play", "run", "status", "doctor", "setup", "apps", "silent", "route", "players", "player", "control"]
         lines += commands.map { "mprisd \($0) --" }
         let got = try await bashCompletions(lines)
 
-        XCTAssertEqual(got["mprisd "], ["apps", "control", "doctor", "help", "play", "player", "players", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd "], ["apps", "control", "doctor", "help", "play", "player", "players", "route", "run", "setup", "silent", "status"])
         XCTAssertEqual(got["mprisd player "], ["next", "pin", "unpin"])
         XCTAssertEqual(got["mprisd control "], ["next", "pause", "play", "play-pause", "position", "previous", "seek", "stop", "volume"])
         XCTAssertEqual(got["mprisd control seek "], [])
@@ -98,8 +98,9 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(got["mprisd route "], ["list", "use"])
         XCTAssertEqual(got["mprisd route use "], ["auto", "speaker", "usb-dac"], "IDs from mprisd route list")
         XCTAssertEqual(got["mprisd route --control hw:0 use "], ["auto", "speaker", "usb-dac"])
-        XCTAssertEqual(got["mprisd help "], ["apps", "config", "control", "daemon", "doctor", "play", "player", "players", "route", "run", "silent", "status"])
+        XCTAssertEqual(got["mprisd help "], ["apps", "config", "control", "daemon", "doctor", "play", "player", "players", "route", "run", "setup", "silent", "status"])
         XCTAssertEqual(got["mprisd apps "], ["list", "set", "unset"])
+        XCTAssertEqual(got["mprisd setup --desktop "], ["gnome", "hyprland", "i3", "kde", "sway", "xfce"])
         XCTAssertEqual(got["mprisd apps set "], ["app", "binary", "flatpak"])
         XCTAssertEqual(got["mprisd apps unset "], ["app", "binary", "flatpak"])
         XCTAssertEqual(got["mprisd apps list "], [])
@@ -182,7 +183,7 @@ final class CompletionTests: XCTestCase {
         let mprisd = try Repository.mprisd()
 
         let commands = try await zshCompletions("mprisd ", zsh: zsh)
-        XCTAssertEqual(commands, ["apps", "control", "doctor", "help", "play", "player", "players", "route", "run", "silent", "status"])
+        XCTAssertEqual(commands, ["apps", "control", "doctor", "help", "play", "player", "players", "route", "run", "setup", "silent", "status"])
         let playerActions = try await zshCompletions("mprisd player ", zsh: zsh)
         XCTAssertEqual(playerActions, ["next", "pin", "unpin"])
         let controlActions = try await zshCompletions("mprisd control ", zsh: zsh)

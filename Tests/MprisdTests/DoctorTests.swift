@@ -134,10 +134,20 @@ final class DoctorTests: ArbiterTestCase {
         XCTAssertEqual(report.finding("autostart")?.level, "ok")
         let proxy = try XCTUnwrap(report.finding("mpris-proxy"))
         XCTAssertEqual(proxy.level, "problem", "an enabled mpris-proxy unit, even while it does not run")
-        XCTAssertEqual(proxy.fix, "systemctl --user mask --now mpris-proxy.service")
+        XCTAssertEqual(proxy.fix, "mprisd setup   (or: systemctl --user mask --now mpris-proxy.service)")
 
-        try await manager.set(["mprisd.service": "enabled", "mpris-proxy.service": "masked"])
-        (_, report) = try await doctor()
-        XCTAssertEqual(report.finding("mpris-proxy")?.level, "ok")
+        // The fix applied: setup masks the unit (here for sway, whose bindings go to a file).
+        try await manager.addUnits(["mprisd.service": (file: "enabled", active: true), "mpris-proxy.service": (file: "enabled", active: false)])
+        let sway = ["XDG_CURRENT_DESKTOP": "sway"]
+        var result = try await mprisd(["doctor", "--json"], environment: sway)
+        report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        XCTAssertEqual(report.finding("media-keys")?.level, "problem", result.stdout)
+        XCTAssertEqual(report.finding("media-keys")?.fix, "mprisd setup")
+        result = try await mprisd(["setup"], environment: sway)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try await mprisd(["doctor", "--json"], environment: sway)
+        report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        XCTAssertEqual(report.finding("mpris-proxy")?.level, "ok", result.stdout)
+        XCTAssertEqual(report.finding("media-keys")?.level, "ok", result.stdout)
     }
 }

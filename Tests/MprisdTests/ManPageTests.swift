@@ -62,7 +62,7 @@ final class ManPageTests: XCTestCase {
             guard line.hasPrefix("  mprisd "), words.count > 1, words[1].first?.isLetter == true else { return nil }
             return String(words[1])
         }
-        XCTAssertEqual(Set(commands), ["play", "run", "status", "doctor", "apps", "silent", "route", "players", "player", "control"], overview.stdout)
+        XCTAssertEqual(Set(commands), ["play", "run", "status", "doctor", "setup", "apps", "silent", "route", "players", "player", "control"], overview.stdout)
         for command in commands + ["daemon"] {
             let help = try await runProgram(mprisd, ["help", command])
             XCTAssertEqual(help.status, 0, command)

@@ -49,6 +49,14 @@ public final class DconfService: Sendable {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `dconf ARGUMENTS` (dconf-cli: `dump /` for everything a database sets); throws when it fails.
+    @discardableResult
+    public func dconf(_ arguments: String...) async throws -> String {
+        let result = try await runProgram("/usr/bin/dconf", arguments, environment: environment)
+        guard result.status == 0 else { throw TestSupportError("dconf \(arguments): \(result.stderr)") }
+        return result.stdout
+    }
+
     public func stop() {
         process.stop()
     }

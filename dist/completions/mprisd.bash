@@ -56,7 +56,7 @@ _mprisd() {
             elif [[ $cur == -* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--control --keep-paused-after-calls --ignore-players --pause-before-sleep --verbose --version --help" -- "$cur")
             else
-                mapfile -t COMPREPLY < <(compgen -W "play run status doctor apps silent route players player control help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status doctor setup apps silent route players player control help" -- "$cur")
             fi
             return
             ;;
@@ -107,6 +107,13 @@ _mprisd() {
             ;;
         status|doctor)
             mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur")
+            ;;
+        setup)
+            if [[ $prev == --desktop ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "gnome kde xfce sway i3 hyprland" -- "$cur")
+            else
+                mapfile -t COMPREPLY < <(compgen -W "--desktop --dry-run --undo --help" -- "$cur")
+            fi
             ;;
         apps)
             # The operands so far: ACTION, then MATCH NAME, then the rule's words.
@@ -192,7 +199,7 @@ _mprisd() {
             ;;
         help)
             if ((COMP_CWORD == at + 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "play run status doctor apps silent route players player control daemon config" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "play run status doctor setup apps silent route players player control daemon config" -- "$cur")
             fi
             ;;
     esac

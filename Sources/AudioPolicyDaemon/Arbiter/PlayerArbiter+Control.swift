@@ -13,6 +13,13 @@ extension PlayerArbiter {
     static let controlTimeoutMilliseconds = 400
     static var controlTimeout: Duration { .milliseconds(controlTimeoutMilliseconds) }
 
+    /// A media key pressed (`KeyPress`): `control`, unless it repeats a held key that acts once
+    /// (`KeyRepeat`), which is answered without a call to any player.
+    public func keyPress(_ control: PlayerControl, reply: @escaping @Sendable (Result<String, DBusError>) -> Void) {
+        guard keyRepeat.admits(control) else { return reply(.success("a repeat of a held key: nothing sent")) }
+        self.control(control, reply: reply)
+    }
+
     /// Carries out `control` on the active player; `reply` gets what was done (`Pause sent to
     /// org.mpris.MediaPlayer2.mpv`) once the player answered, or the player's error. What needs
     /// the player's state (pause, play-pause, position, volume) reads it afresh first: the last

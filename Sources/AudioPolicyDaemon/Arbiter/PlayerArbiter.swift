@@ -42,6 +42,8 @@ public final class PlayerArbiter: Sendable {
     /// Held while a change of the active player is announced, so that handlers see the changes
     /// in the order they happened.
     let announcing = Mutex(())
+    /// Which key presses are a held key's repeats (`keyPress`).
+    let keyRepeat = KeyRepeat()
 
     static let callTimeout: Duration = .seconds(5)
 

@@ -15,6 +15,9 @@ public enum PlayerControl: Sendable, Hashable {
     /// The actions `Control` accepts, as `mprisd control` spells them.
     public static let actions = ["play", "pause", "play-pause", "next", "previous", "stop", "seek", "position", "volume"]
 
+    /// The actions a media key sends (`KeyPress`): those without a value.
+    public static let keyActions = ["play", "pause", "play-pause", "next", "previous", "stop"]
+
     /// The control `action` names, with `value` for the three that take one; nil for an
     /// unknown action or a value that is not finite (or a negative position).
     public init?(action: String, value: Double) {

@@ -3,8 +3,8 @@ import DBus
 import SessionCore
 
 /// The player arbiter's methods on the policy object (issue 16): `Players`, `PinPlayer`,
-/// `UnpinPlayer`, `NextPlayer`, `Control` — what `mprisd players`, `mprisd player` and
-/// `mprisd control` call, one round trip each.
+/// `UnpinPlayer`, `NextPlayer`, `Control`, `KeyPress` — what `mprisd players`, `mprisd player`,
+/// `mprisd control` and `mprisd-control` call, one round trip each.
 extension PolicyService {
     struct WeakArbiter {
         weak var arbiter: PlayerArbiter?
@@ -72,6 +72,20 @@ extension PolicyService {
                         throw DBusError.invalidArgs("not a control: \(action) \(value) (actions: \(PlayerControl.actions.joined(separator: ", ")))")
                     }
                     try self.arbiter().control(control) { result in
+                        reply(result.map { [.string($0)] }.mapError { $0 as any Error })
+                    }
+                } catch {
+                    reply(.failure(error))
+                }
+            },
+            .deferred("KeyPress", inputs: [Argument("action", .string)], outputs: [Argument("done", .string)]) { [weak self] call, reply in
+                do {
+                    guard let self else { throw Self.gone }
+                    let action = try PolicyLimits.check(try call.argument(0, as: String.self), "the action")
+                    guard let control = PlayerControl(action: action, value: 0), PlayerControl.keyActions.contains(action) else {
+                        throw DBusError.invalidArgs("not a key: \(action) (keys: \(PlayerControl.keyActions.joined(separator: ", ")))")
+                    }
+                    try self.arbiter().keyPress(control) { result in
                         reply(result.map { [.string($0)] }.mapError { $0 as any Error })
                     }
                 } catch {

@@ -74,4 +74,16 @@ int mprisd_dconf_read_boolean(const char *key);
 /// in `buffer`.
 const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer, size_t size);
 
+/// The value at `key` as GVariant text, typed where the text alone would not say the type
+/// (`@as []`), malloc'd for the caller to free; NULL when no database sets it.
+char *mprisd_dconf_read_text(const char *key);
+
+/// Writes the GVariant text `text` at `key` (NULL: resets it, so the schema's default applies)
+/// and waits for dconf-service; NULL on success, else a one-line reason in `buffer`.
+const char *mprisd_dconf_write_text(const char *key, const char *text, char *buffer, size_t size);
+
+/// The default of `key` in the installed GSettings schema `schema_id`, as GVariant text
+/// (malloc'd); NULL when the schema or the key is not installed. g_settings_schema_key_get_default_value.
+char *mprisd_gsettings_default_text(const char *schema_id, const char *key);
+
 #endif

@@ -1,6 +1,6 @@
 /// Every command of `mprisd`, in the order `mprisd --help` lists them.
 enum Commands {
-    static let all: [Command] = [daemon, play, run, status, doctor, apps, silent, route, players, player, control]
+    static let all: [Command] = [daemon, play, run, status, doctor, setup, apps, silent, route, players, player, control]
 
     static func named(_ name: String) -> Command? {
         all.first { $0.name == name }
@@ -16,6 +16,7 @@ enum Commands {
                                              run a program inside an audio session
           mprisd status [--json]             sessions, players, route, volume, silent mode, lock
           mprisd doctor [--json]             what stands in the daemon's way, and the fix
+          mprisd setup [--undo]              make the desktop's media keys follow the daemon
           mprisd apps [list|set|unset]       apps without MPRIS as the daemon sees them; rules for them
           mprisd silent on|off               switch silent mode
           mprisd route [list|use ID]         outputs and the user's route pick

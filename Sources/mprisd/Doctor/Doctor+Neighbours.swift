@@ -16,7 +16,7 @@ extension Doctor {
         }
         let what = running.isEmpty ? "the user unit mpris-proxy.service is enabled"
                                    : "mpris-proxy runs (pid \(running.map(String.init).joined(separator: ", ")))"
-        let fix = unit != nil ? "systemctl --user mask --now mpris-proxy.service"
+        let fix = unit != nil ? "mprisd setup   (or: systemctl --user mask --now mpris-proxy.service)"
                               : "pkill -x mpris-proxy   (and remove what starts it: ~/.config/autostart, the session's startup)"
         report.add(DoctorFinding("mpris-proxy", .problem,
                                  "\(what): it registers every player with BlueZ, so a headset's buttons may reach another player "

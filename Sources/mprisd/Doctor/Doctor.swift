@@ -57,6 +57,7 @@ struct Doctor {
         let status = checkDaemon(&report)
         checkAutostart(&report)
         if let status { checkStatus(status, &report) }
+        checkMediaKeys(&report)
         checkMPRISProxy(&report)
         checkSystemServices(&report)
         checkPlayers(&report)

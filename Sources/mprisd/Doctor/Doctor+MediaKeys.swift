@@ -1,0 +1,45 @@
+import SystemContext
+
+/// Who holds the media keys: the desktop's own handler picks a player of its own (GNOME's
+/// gsd-media-keys: the one that appeared last), until `mprisd setup` gives the keys to the daemon.
+extension Doctor {
+    func checkMediaKeys(_ report: inout DoctorReport) {
+        guard let desktop = SetupDesktop.current else {
+            report.add(DoctorFinding("media-keys", .note, "no desktop known from XDG_CURRENT_DESKTOP: bind the media keys to "
+                                     + "'mprisd-control play-pause --key' (and next, previous, stop) in what handles your keys"))
+            return
+        }
+        let record = try? SetupRecord.load()
+        switch desktop {
+        case .gnome:
+            guard DconfStore.unavailable == nil, DconfStore.schemaDefault(GnomeMediaKeys.schema, "play-static") != nil else {
+                report.add(DoctorFinding("media-keys", .note, "GNOME without gnome-settings-daemon's media keys (or libdconf1): "
+                                         + "nothing to hand over"))
+                return
+            }
+            let held = ["play-static", "play"].flatMap { name in
+                GVariantStrings.parse(DconfStore.read(GnomeMediaKeys.directory + name)
+                                      ?? DconfStore.schemaDefault(GnomeMediaKeys.schema, name) ?? "@as []") ?? []
+            }.filter { !$0.isEmpty }
+            if held.isEmpty {
+                report.add(DoctorFinding("media-keys", .ok, record != nil ? "GNOME's media keys run mprisd-control (mprisd setup)"
+                                                                          : "GNOME holds no Play key of its own"))
+            } else {
+                report.add(DoctorFinding("media-keys", .problem, "GNOME's own handler holds \(held.joined(separator: ", ")) and sends "
+                                         + "it to the player it picks (the one that appeared last), not the daemon's", fix: "mprisd setup"))
+            }
+        case .sway, .i3, .hyprland:
+            let manager = TilingKeys.Manager(rawValue: desktop.rawValue)
+            if let manager, (try? SettingsFile.read(manager.file)) != nil {
+                report.add(DoctorFinding("media-keys", .ok, "\(manager.file) binds the media keys to mprisd-control "
+                                         + "(included from \(manager.configuration) with '\(manager.include)'?)"))
+            } else {
+                report.add(DoctorFinding("media-keys", .problem, "no bindings of the media keys to mprisd-control for \(desktop.rawValue)",
+                                         fix: "mprisd setup"))
+            }
+        case .kde, .xfce:
+            report.add(DoctorFinding("media-keys", .note, "\(desktop.rawValue)'s own handler holds the media keys; mprisd setup does not "
+                                     + "hand them over yet: bind them to 'mprisd-control play-pause --key' (and next, previous, stop)"))
+        }
+    }
+}

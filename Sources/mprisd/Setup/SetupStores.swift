@@ -1,0 +1,118 @@
+import DBus
+import Posix
+import SystemContext
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads and writes the values `mprisd setup` changes, one store each (`SetupChange.Store`):
+/// dconf through libdconf, files directly (replaced atomically), user units through the systemd
+/// user manager on the session bus (`org.freedesktop.systemd1.Manager`, as `systemctl --user`).
+struct SetupStores {
+    let session: Connection?
+
+    static let systemd = (name: "org.freedesktop.systemd1", path: ObjectPath(trusted: "/org/freedesktop/systemd1"),
+                          interface: "org.freedesktop.systemd1.Manager")
+    static let patience: Duration = .seconds(5)
+
+    /// The value now; nil for unset, absent, not masked or stopped.
+    func read(_ store: SetupChange.Store, _ key: String) throws(SetupError) -> String? {
+        switch store {
+        case .dconf:
+            if let reason = DconfStore.unavailable { throw SetupError(reason) }
+            return DconfStore.read(key)
+        case .file:
+            do {
+                return try SettingsFile.read(key)
+            } catch {
+                throw SetupError("cannot read \(key): \(error)")
+            }
+        case .unitMask:
+            return try unitFileState(key).hasPrefix("masked") ? "masked" : nil
+        case .unitActive:
+            return try unitIsActive(key) ? "active" : nil
+        }
+    }
+
+    /// Puts `value` there (nil: resets the key, removes the file, unmasks, stops).
+    func write(_ store: SetupChange.Store, _ key: String, _ value: String?) throws(SetupError) {
+        switch store {
+        case .dconf:
+            if let failure = DconfStore.write(key, value) { throw SetupError("cannot write \(key): \(failure)") }
+        case .file:
+            do {
+                if let value { try StateFile(path: key).replace(contents: value) } else { try StateFile(path: key).remove() }
+            } catch {
+                throw SetupError("\(error)")
+            }
+        case .unitMask:
+            if value != nil {
+                try manager("MaskUnitFiles", [.array(element: .string, [.string(key)]), .boolean(false), .boolean(false)])
+            } else {
+                try manager("UnmaskUnitFiles", [.array(element: .string, [.string(key)]), .boolean(false)])
+            }
+            try manager("Reload", [])
+        case .unitActive:
+            try manager(value != nil ? "StartUnit" : "StopUnit", [.string(key), .string("replace")])
+        }
+    }
+
+    /// `GetUnitFileState`: "enabled", "disabled", "masked", …; "" for a unit the manager has no file of.
+    func unitFileState(_ unit: String) throws(SetupError) -> String {
+        do {
+            guard case .string(let state)? = try managerCall("GetUnitFileState", [.string(unit)]).first else { return "" }
+            return state
+        } catch where error.name == "org.freedesktop.DBus.Error.FileNotFound" || error.name.hasSuffix("NoSuchUnit") {
+            return ""
+        } catch {
+            throw SetupError("the systemd user manager did not answer GetUnitFileState(\(unit)): \(error)")
+        }
+    }
+
+    /// Whether the unit is loaded and active (`GetUnit`, then its `ActiveState`).
+    func unitIsActive(_ unit: String) throws(SetupError) -> Bool {
+        let path: ObjectPath
+        do {
+            guard case .objectPath(let loaded)? = try managerCall("GetUnit", [.string(unit)]).first else { return false }
+            path = loaded
+        } catch where error.name.hasSuffix("NoSuchUnit") {
+            return false
+        } catch {
+            throw SetupError("the systemd user manager did not answer GetUnit(\(unit)): \(error)")
+        }
+        guard let session else { throw SetupError("no session bus") }
+        let get = Message.methodCall(destination: Self.systemd.name, path: path, interface: "org.freedesktop.DBus.Properties",
+                                     member: "Get", body: [.string("org.freedesktop.systemd1.Unit"), .string("ActiveState")])
+        do {
+            let reply = try session.callAndWait(get, timeout: Self.patience)
+            guard case .variant(.string(let state))? = reply.body.first else { return false }
+            return state == "active" || state == "activating" || state == "reloading"
+        } catch {
+            throw SetupError("cannot read \(unit)'s ActiveState: \(error)")
+        }
+    }
+
+    /// Whether a systemd user manager answers on the session bus.
+    var hasUserManager: Bool {
+        guard let session else { return false }
+        let call = Message.methodCall(destination: "org.freedesktop.DBus", path: ObjectPath(trusted: "/org/freedesktop/DBus"),
+                                      interface: "org.freedesktop.DBus", member: "NameHasOwner", body: [.string(Self.systemd.name)])
+        guard let reply = try? session.callAndWait(call, timeout: Self.patience), case .boolean(let owned)? = reply.body.first else { return false }
+        return owned
+    }
+
+    private func manager(_ member: String, _ body: [DBusValue]) throws(SetupError) {
+        do {
+            _ = try managerCall(member, body)
+        } catch {
+            throw SetupError("the systemd user manager refused \(member): \(error)")
+        }
+    }
+
+    private func managerCall(_ member: String, _ body: [DBusValue]) throws(DBusError) -> [DBusValue] {
+        guard let session else { throw DBusError.failed("no session bus") }
+        let call = Message.methodCall(destination: Self.systemd.name, path: Self.systemd.path, interface: Self.systemd.interface,
+                                      member: member, body: body)
+        return try session.callAndWait(call, timeout: Self.patience).body
+    }
+}
