@@ -107,11 +107,11 @@ final class DoNotDisturbTests: DaemonTestCase {
     static let xfconfd = "/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"
 
     func testElsewhereSilentModeIsTheDaemonsOwn() async throws {
-        let extra = try await startDconf(desktop: "KDE")
+        let extra = try await startDconf(desktop: "LXQt")
         try await setBanners(false)
         try await startDaemon(environment: extra)
         let status = try await busStatus()
-        XCTAssertFalse(status.silentMode, "GNOME's switch means nothing on KDE")
+        XCTAssertFalse(status.silentMode, "GNOME's switch means nothing on LXQt")
         let result = try await mprisd(["silent", "on"], environment: extra)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "silent mode: on\n")
@@ -122,5 +122,69 @@ final class DoNotDisturbTests: DaemonTestCase {
         let still = try await busStatus()
         XCTAssertTrue(still.silentMode, "dconf's change is not followed off GNOME")
         XCTAssertFalse(daemon?.stderr.contains("Do Not Disturb") ?? true, daemon?.stderr ?? "")
+    }
+
+    /// KDE Plasma: a stand-in for its notification server (plasmashell cannot run here) with the
+    /// `Inhibited` property and the inhibitions Plasma has.
+    func testKDEPlasmasDoNotDisturbIsSilentModeBothWaysAndNeverOutlivesTheDaemon() async throws {
+        let runtime = path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let extra = ["XDG_RUNTIME_DIR": runtime, "XDG_CURRENT_DESKTOP": "KDE"]
+        let server = try BackgroundProcess(name: "notification server", "/usr/bin/python3",
+                                           [Repository.path("Tests/Fixtures/PlasmaNotifications/notification_server.py")],
+                                           environment: environment(extra))
+        defer { server.stop() }
+        try await waitUntil("the stand-in owns org.freedesktop.Notifications") {
+            (try? await self.owner(of: "org.freedesktop.Notifications")) != nil
+        }
+        func test(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+            try await observer().call(destination: "org.freedesktop.Notifications", path: try ObjectPath("/org/freedesktop/Notifications"),
+                                      interface: "org.mprisd.Test.Notifications", member: member, arguments)
+        }
+        func inhibitors() async throws -> [String] {
+            guard case .array(_, let names)? = try await test("Inhibitors").first else { return [] }
+            return names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
+        _ = try await test("SetUserSwitch", [.boolean(true)])  // on before the daemon starts
+        let program = try await startDaemon(environment: extra)
+        try await waitForStatus("silent mode from Plasma's switch at start") { $0.silentMode }
+        await waitForDaemonLog("silent mode follows KDE Plasma's Do Not Disturb")
+        _ = try await test("SetUserSwitch", [.boolean(false)])
+        try await waitForStatus("the user's switch off: silent mode off") { !$0.silentMode }
+
+        var result = try await mprisd(["silent", "on"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "silent mode: on (KDE Plasma's Do Not Disturb: on, held by the daemon)\n")
+        let daemonName = try await policyOwner()
+        try await waitUntil("the daemon holds an inhibition") { try await inhibitors() == [daemonName].compactMap { $0 } }
+        result = try await mprisd(["silent", "off"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await waitUntil("the inhibition let go") { try await inhibitors().isEmpty }
+        try await waitForStatus("silent mode off") { !$0.silentMode }
+
+        // The user's switch off clears the daemon's inhibition too: silent mode follows it off.
+        _ = try await observer().call(destination: Self.policyName, path: try ObjectPath(Self.policyPath),
+                                      interface: Self.policyInterface, member: "SetSilentMode", [.boolean(true)])
+        try await waitUntil("SetSilentMode(true) inhibits") { try await inhibitors().count == 1 }
+        _ = try await test("SetUserSwitch", [.boolean(true)])
+        _ = try await test("SetUserSwitch", [.boolean(false)])
+        try await waitForStatus("Plasma's switch off: silent mode off") { !$0.silentMode }
+
+        // Silent mode off while the user's switch is on: Do Not Disturb stays on, and so silent mode.
+        _ = try await test("SetUserSwitch", [.boolean(true)])
+        try await waitForStatus("on by the user's switch") { $0.silentMode }
+        result = try await mprisd(["silent", "off"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        await waitForDaemonLog("KDE Plasma's Do Not Disturb stays on (the user's switch or another app holds it)")
+        try await waitForStatus("silent mode back on, as the desktop is: \(daemon?.stderr ?? "")") { $0.silentMode }
+        _ = try await test("SetUserSwitch", [.boolean(false)])
+        try await waitForStatus("off") { !$0.silentMode }
+
+        // Nothing outlives the daemon: its inhibition goes with it.
+        result = try await mprisd(["silent", "on"], environment: extra)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try await waitUntil("inhibited") { try await inhibitors().count == 1 }
+        program.kill()
+        try await waitUntil("the daemon's inhibition dropped with it") { try await inhibitors().isEmpty }
     }
 }

@@ -157,9 +157,13 @@ public enum PolicyDaemon {
                                      systemBus: systemBus) { log.info($0) }
         defer { routes.stop() }
 
-        let silentWatch = followSilentMode(system: system, log: log)
+        // Silent mode's file first, so that the desktop's switch read at start reaches it; the
+        // follower of the switch, made after, hears each change (KDE Plasma's inhibition).
+        let desktopSwitch = Mutex<DoNotDisturbFollower?>(nil)
+        let silentWatch = followSilentMode(system: system, log: log) { on in desktopSwitch.withLock { $0 }?.silentModeChanged(on) }
         defer { silentWatch?.stop() }
         let doNotDisturb = followDoNotDisturb(connection, log: log)
+        desktopSwitch.withLock { $0 = doNotDisturb }
         defer { doNotDisturb?.stop() }
         let lock = watchLock(system: system, bus: systemBus, log: log)
         defer { lock?.stop() }
@@ -346,10 +350,15 @@ public enum PolicyDaemon {
     }
 
     /// Silent mode from its state file, followed while running (`mprisd silent on|off`).
-    private static func followSilentMode(system: AudioSystem, log: DaemonLog) -> StateFileWatcher? {
+    /// `changed`: after each write of the file (KDE Plasma's inhibition follows it).
+    private static func followSilentMode(system: AudioSystem, log: DaemonLog,
+                                         changed: @escaping @Sendable (Bool) -> Void) -> StateFileWatcher? {
         do {
             return try StateFileWatcher(SilentModeSetting.file) { text in
                 let on = SilentModeSetting.parse(text) ?? false
+                // Told every time (SetSilentMode has switched the system already; the follower
+                // does nothing twice).
+                defer { changed(on) }
                 guard on != system.conditions.isSilentMode else { return }
                 log.info("silent mode \(on ? "on" : "off")")
                 system.setSilentMode(on)

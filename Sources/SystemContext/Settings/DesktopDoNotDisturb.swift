@@ -15,11 +15,18 @@ import Glibc
 /// The daemon follows the signal (never a timer) and writes what it learns into silent mode's
 /// state file (`SilentModeSetting`), which it already follows; `mprisd silent on|off` and
 /// `SetSilentMode` switch the desktop too, so the two never disagree. Elsewhere silent mode is the
-/// daemon's own setting. KDE Plasma's switch (its notification server's inhibitions) is not
-/// followed yet.
+/// daemon's own setting.
+/// - KDE Plasma: the notification server's read-only `Inhibited` property (true while the user's
+///   switch is on — `plasmanotifyrc [DoNotDisturb] Until` in the future — or any app holds an
+///   inhibition), told by `PropertiesChanged`. Silent mode on is an inhibition the daemon holds
+///   (`Inhibit`, `UnInhibit`): Plasma drops it when the daemon leaves the bus, so it never outlives
+///   the daemon; the user's own switch turned off clears it too. So `write` does nothing here:
+///   the daemon, following silent mode's file, holds or lets go of its inhibition
+///   (`DoNotDisturbFollower`).
 public enum DesktopDoNotDisturb: String, Sendable {
     case gnome = "GNOME"
     case xfce = "Xfce"
+    case kde = "KDE Plasma"
 
     /// The dconf key of GNOME's switch.
     public static let gnomeKey = "/org/gnome/desktop/notifications/show-banners"
@@ -27,6 +34,9 @@ public enum DesktopDoNotDisturb: String, Sendable {
     public static let xfceChannel = "xfce4-notifyd"
     public static let xfceProperty = "/do-not-disturb"
     static let xfconf = (name: "org.xfce.Xfconf", path: ObjectPath(trusted: "/org/xfce/Xfconf"), interface: "org.xfce.Xfconf")
+    /// Plasma's notification server (the freedesktop name, with KDE's `Inhibited` and `Inhibit`).
+    public static let notifications = (name: "org.freedesktop.Notifications", path: ObjectPath(trusted: "/org/freedesktop/Notifications"),
+                                       interface: "org.freedesktop.Notifications")
 
     /// The session's desktop, from `XDG_CURRENT_DESKTOP` (a colon-separated list: "ubuntu:GNOME",
     /// "XFCE"); nil for one whose switch is not followed.
@@ -35,6 +45,7 @@ public enum DesktopDoNotDisturb: String, Sendable {
         for desktop in desktops.split(separator: ":").map({ $0.uppercased() }) {
             if desktop == "GNOME" || desktop == "GNOME-CLASSIC" { return .gnome }
             if desktop == "XFCE" { return .xfce }
+            if desktop == "KDE" { return .kde }
         }
         return nil
     }
@@ -44,6 +55,7 @@ public enum DesktopDoNotDisturb: String, Sendable {
         switch self {
         case .gnome: "GNOME's Do Not Disturb (\(Self.gnomeKey))"
         case .xfce: "Xfce's Do Not Disturb (xfconf \(Self.xfceChannel) \(Self.xfceProperty))"
+        case .kde: "KDE Plasma's Do Not Disturb (the notification server's Inhibited)"
         }
     }
 
@@ -65,6 +77,12 @@ public enum DesktopDoNotDisturb: String, Sendable {
             } catch {
                 return nil
             }
+        case .kde:
+            let call = Message.methodCall(destination: Self.notifications.name, path: Self.notifications.path,
+                                          interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                          body: [.string(Self.notifications.interface), .string("Inhibited")])
+            guard let reply = try? connection.callAndWait(call, timeout: .seconds(2)) else { return nil }
+            return Self.boolean(reply.body.first)
         }
     }
 
@@ -90,6 +108,8 @@ public enum DesktopDoNotDisturb: String, Sendable {
             } catch {
                 return "xfconf: \(error)"
             }
+        case .kde:
+            return nil  // the daemon's inhibition follows silent mode (see the type's comment)
         }
     }
 
@@ -98,6 +118,8 @@ public enum DesktopDoNotDisturb: String, Sendable {
         switch self {
         case .gnome: MatchRule(interface: "ca.desrt.dconf.Writer", member: "Notify")
         case .xfce: MatchRule(sender: Self.xfconf.name, interface: Self.xfconf.interface, path: Self.xfconf.path)
+        case .kde: MatchRule(sender: Self.notifications.name, interface: "org.freedesktop.DBus.Properties",
+                             member: "PropertiesChanged", path: Self.notifications.path)
         }
     }
 
@@ -116,6 +138,10 @@ public enum DesktopDoNotDisturb: String, Sendable {
             case "PropertyRemoved": return false
             default: return nil
             }
+        case .kde:
+            guard signal.body.count >= 2, case .string(Self.notifications.interface) = signal.body[0],
+                  case .dictionary(_, _, let entries) = signal.body[1] else { return nil }
+            return entries.first { $0.key == .string("Inhibited") }.flatMap { Self.boolean($0.value) }
         }
     }
 

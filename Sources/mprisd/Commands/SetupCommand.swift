@@ -11,10 +11,12 @@ extension Commands {
               GNOME     its Play, Pause, Stop, Next and Previous keys are released and run
                         mprisd-control through custom shortcuts added to your own (dconf);
                         custom shortcuts do not run on the lock screen
+              Xfce      the panel's PulseAudio plugin lets go of the media keys (its volume
+                        keys stay) and Xfce's keyboard shortcuts run mprisd-control (xfconf)
               sway, i3, Hyprland
                         the bindings are written to ~/.config/mprisd/NAME-keys.conf, and the
                         line that includes it from your configuration is shown (not written)
-              KDE, Xfce not yet: setup says which command to bind
+              KDE       not yet: setup says which command to bind
             and BlueZ's mpris-proxy, when its user unit runs or is enabled, is stopped and
             masked (the daemon is the headset's player itself).
 

@@ -62,7 +62,9 @@ extension Commands {
                 Output.error("mprisd silent: \(desktop.rawValue)'s Do Not Disturb was not switched: \(failure)")
                 return ExitStatus.failure
             }
-            Output.out("silent mode: \(state) (\(desktop.rawValue)'s Do Not Disturb: \(state))")
+            // KDE Plasma's is an inhibition the daemon holds while silent mode is on (it follows the file).
+            let holder = desktop == .kde ? ", held by the daemon" : ""
+            Output.out("silent mode: \(state) (\(desktop.rawValue)'s Do Not Disturb: \(state)\(holder))")
             return ExitStatus.success
         })
 }

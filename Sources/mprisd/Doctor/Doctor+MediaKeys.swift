@@ -37,8 +37,17 @@ extension Doctor {
                 report.add(DoctorFinding("media-keys", .problem, "no bindings of the media keys to mprisd-control for \(desktop.rawValue)",
                                          fix: "mprisd setup"))
             }
-        case .kde, .xfce:
-            report.add(DoctorFinding("media-keys", .note, "\(desktop.rawValue)'s own handler holds the media keys; mprisd setup does not "
+        case .xfce:
+            let stores = SetupStores(session: session)
+            let play = try? stores.read(.xfconf, XfceMediaKeys.shortcuts + ":/commands/custom/XF86AudioPlay")
+            if let command = play, command.contains("mprisd-control") {
+                report.add(DoctorFinding("media-keys", .ok, "Xfce's Play key runs mprisd-control (mprisd setup)"))
+            } else {
+                report.add(DoctorFinding("media-keys", .problem, "Xfce's own handlers (the panel's PulseAudio plugin) hold the media "
+                                         + "keys and send them to a player they pick, not the daemon's", fix: "mprisd setup"))
+            }
+        case .kde:
+            report.add(DoctorFinding("media-keys", .note, "KDE Plasma's own handler holds the media keys; mprisd setup does not "
                                      + "hand them over yet: bind them to 'mprisd-control play-pause --key' (and next, previous, stop)"))
         }
     }

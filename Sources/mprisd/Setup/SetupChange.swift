@@ -6,6 +6,9 @@ struct SetupChange: Codable, Hashable, Sendable {
     enum Store: String, Codable, Sendable {
         /// A dconf key (GNOME's settings), its value as GVariant text; nil: no database sets it.
         case dconf
+        /// An xfconf property (Xfce's settings), its key `CHANNEL:PROPERTY`, its value typed
+        /// (`XfconfValue`: `b false`); nil: not set.
+        case xfconf
         /// A file's contents; nil: no such file.
         case file
         /// Whether a systemd user unit is masked: "masked", or nil for not masked.

@@ -21,6 +21,22 @@ struct SetupStores {
         case .dconf:
             if let reason = DconfStore.unavailable { throw SetupError(reason) }
             return DconfStore.read(key)
+        case .xfconf:
+            let (channel, property) = try Self.xfconfKey(key)
+            do {
+                let reply = try xfconf("GetProperty", [.string(channel), .string(property)])
+                guard let value = reply.first, let text = XfconfValue.text(value) else {
+                    throw SetupError("xfconf \(key) holds a value of a type setup does not change")
+                }
+                return text
+            } catch let error as DBusError where error.name == "org.xfce.Xfconf.Error.PropertyNotFound"
+                || error.name == "org.xfce.Xfconf.Error.ChannelNotFound" {
+                return nil
+            } catch let error as SetupError {
+                throw error
+            } catch {
+                throw SetupError("xfconfd did not answer GetProperty(\(key)): \(error)")
+            }
         case .file:
             do {
                 return try SettingsFile.read(key)
@@ -39,6 +55,20 @@ struct SetupStores {
         switch store {
         case .dconf:
             if let failure = DconfStore.write(key, value) { throw SetupError("cannot write \(key): \(failure)") }
+        case .xfconf:
+            let (channel, property) = try Self.xfconfKey(key)
+            do {
+                if let value {
+                    guard let typed = XfconfValue.value(value) else { throw SetupError("not an xfconf value: \(value)") }
+                    _ = try xfconf("SetProperty", [.string(channel), .string(property), .variant(typed)])
+                } else {
+                    _ = try xfconf("ResetProperty", [.string(channel), .string(property), .boolean(false)])
+                }
+            } catch let error as SetupError {
+                throw error
+            } catch {
+                throw SetupError("xfconfd refused \(key): \(error)")
+            }
         case .file:
             do {
                 if let value { try StateFile(path: key).replace(contents: value) } else { try StateFile(path: key).remove() }
@@ -99,6 +129,38 @@ struct SetupStores {
                                       interface: "org.freedesktop.DBus", member: "NameHasOwner", body: [.string(Self.systemd.name)])
         guard let reply = try? session.callAndWait(call, timeout: Self.patience), case .boolean(let owned)? = reply.body.first else { return false }
         return owned
+    }
+
+    static let xfconfService = (name: "org.xfce.Xfconf", path: ObjectPath(trusted: "/org/xfce/Xfconf"), interface: "org.xfce.Xfconf")
+
+    /// `CHANNEL:PROPERTY` split.
+    static func xfconfKey(_ key: String) throws(SetupError) -> (String, String) {
+        guard let colon = key.firstIndex(of: ":") else { throw SetupError("not an xfconf key: \(key)") }
+        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+    }
+
+    /// Every property of `channel` under `base` with its value (`GetAllProperties`); empty for a
+    /// channel that does not exist.
+    func xfconfProperties(_ channel: String, under base: String) throws(SetupError) -> [String: DBusValue] {
+        do {
+            guard case .dictionary(_, _, let entries)? = try xfconf("GetAllProperties", [.string(channel), .string(base)]).first else { return [:] }
+            var properties: [String: DBusValue] = [:]
+            for entry in entries {
+                if case .string(let name) = entry.key { properties[name] = entry.value }
+            }
+            return properties
+        } catch where error.name == "org.xfce.Xfconf.Error.ChannelNotFound" || error.name == "org.xfce.Xfconf.Error.PropertyNotFound" {
+            return [:]
+        } catch {
+            throw SetupError("xfconfd did not answer GetAllProperties(\(channel)): \(error)")
+        }
+    }
+
+    private func xfconf(_ member: String, _ body: [DBusValue]) throws(DBusError) -> [DBusValue] {
+        guard let session else { throw DBusError.failed("no session bus") }
+        let call = Message.methodCall(destination: Self.xfconfService.name, path: Self.xfconfService.path,
+                                      interface: Self.xfconfService.interface, member: member, body: body)
+        return try session.callAndWait(call, timeout: Self.patience).body
     }
 
     private func manager(_ member: String, _ body: [DBusValue]) throws(SetupError) {
