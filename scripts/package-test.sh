@@ -16,7 +16,9 @@
 #   6. systemd-analyze verify accepts the installed user unit (its ExecStart, its man page), its
 #      security exposure stays below 9, and the daemon runs and follows a player under the unit's
 #      hardening (scripts/unit-sandbox.py: seccomp, no_new_privs, PR_SET_MDWE, the umask);
-#   7. dpkg --purge removes every file the package listed, and the user unit's enablement.
+#   7. dpkg --purge removes every file the package listed, and the user unit's enablement;
+#   8. the Debian 13 package (--suite trixie) the same way in a Debian 13 root
+#      (scripts/package-test-debian13.sh).
 # Between 2 and 3: the user unit is enabled for every user after installation, an administrator's
 # `systemctl --global disable` and a user's `systemctl --user mask` survive an upgrade, removal
 # leaves it not enabled and a reinstallation enables it again.
@@ -283,3 +285,12 @@ enablement=$(find /etc/systemd/user /var/lib/systemd/deb-systemd-user-helper-ena
     -name 'mprisd*' 2>/dev/null || true)
 [[ -z $enablement ]] || fail "the enablement is left after the purge: $enablement"
 step "passed: built, lintian-clean, installed, ran without the toolchain, verified, purged (${#listed[@]} paths gone or shared)"
+
+# 8. The Debian 13 package: the same programs, Depends from trixie's libraries, installed, run and
+#    purged in a Debian 13 root (scripts/package-test-debian13.sh).
+step "the Debian 13 package (scripts/package.sh --suite trixie)"
+trixie_deb=$(scripts/package.sh --suite trixie --output "$work" | tail -n 1)
+[[ -f $trixie_deb ]] || fail "scripts/package.sh --suite trixie made no package"
+trixie_status=0
+scripts/package-test-debian13.sh "$trixie_deb" || trixie_status=$?
+(( trixie_status == 0 || trixie_status == 77 )) || fail "the Debian 13 package (above)"

@@ -3,6 +3,7 @@
 #
 #   scripts/package.sh                 build into the repository's top folder
 #   scripts/package.sh --output DIR    build into DIR
+#   scripts/package.sh --suite trixie  the package for Debian 13 (default: bookworm, Debian 12)
 #
 # Prints the path of the package as its last line (build logs go to stderr). What it holds:
 #   /usr/bin/mprisd, /usr/bin/mprisd-control   release builds with the Swift standard library and
@@ -35,19 +36,35 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$PWD
 
 output=$repo
+suite=bookworm
 while (( $# > 0 )); do
     case $1 in
+        --suite) suite=${2:?--suite needs bookworm or trixie}; shift 2 ;;
+        --suite=*) suite=${1#--suite=}; shift ;;
         --output) output=${2:?--output needs a folder}; shift 2 ;;
         --output=*) output=${1#--output=}; shift ;;
-        -h|--help) sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "package.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
 mkdir -p "$output"
 output=$(cd "$output" && pwd)
 
+# Debian 13: the same two programs (built here, against Debian 12's glibc, which trixie's runs),
+# with Depends worked out by dpkg-shlibdeps in a Debian 13 root (scripts/debian13-root.sh), so
+# that they name trixie's own packages (libasound2t64, …), not Debian 12's names that trixie only
+# Provides; the one library Recommends names is trixie's too. Rebuilding in the root would give
+# the same programs needing a newer glibc, for nothing.
+case $suite in
+    bookworm) suffix=""; pipewire_library=libpipewire-0.3-0; shlibs_root="" ;;
+    trixie)
+        suffix="+deb13"; pipewire_library=libpipewire-0.3-0t64
+        shlibs_root=$(scripts/debian13-root.sh) || { echo "package.sh: no Debian 13 root (scripts/debian13-root.sh)" >&2; exit 1; } ;;
+    *) echo "package.sh: --suite takes bookworm or trixie, not '$suite'" >&2; exit 64 ;;
+esac
+
 # The package's own revision of the upstream version; raise it for a package-only change.
-debian_revision=1
+debian_revision=1$suffix
 upstream=$(sed -n 's/^ *static let string = "\([0-9][0-9A-Za-z.+~]*\)"$/\1/p' Sources/mprisd/CLI/Version.swift)
 if [[ -z $upstream ]]; then
     echo "package.sh: no version found in Sources/mprisd/CLI/Version.swift (static let string = \"X.Y.Z\")" >&2
@@ -130,7 +147,16 @@ export SOURCE_DATE_EPOCH=$commit_time
 
 # Depends: exactly the libraries the two programs link, with the versions their symbols need
 # (dist/debian/control adds the two loaded on first use).
-depends=$(cd "$work" && dpkg-shlibdeps -O debian/mprisd/usr/bin/mprisd debian/mprisd/usr/bin/mprisd-control)
+if [[ -z $shlibs_root ]]; then
+    depends=$(cd "$work" && dpkg-shlibdeps -O debian/mprisd/usr/bin/mprisd debian/mprisd/usr/bin/mprisd-control)
+else
+    # In the Debian 13 root: a copy of the tree, asked there, removed.
+    inside=$(mktemp -d "$shlibs_root/tmp/mprisd-shlibs.XXXXXX")
+    cp -a "$work/debian" "$inside/"
+    depends=$(chroot "$shlibs_root" /bin/sh -c "cd '${inside#"$shlibs_root"}' && dpkg-shlibdeps -O debian/mprisd/usr/bin/mprisd debian/mprisd/usr/bin/mprisd-control") \
+        || { rm -rf "$inside"; echo "package.sh: dpkg-shlibdeps failed in $shlibs_root" >&2; exit 1; }
+    rm -rf "$inside"
+fi
 depends=${depends#shlibs:Depends=}
 if [[ -z $depends ]]; then
     echo "package.sh: dpkg-shlibdeps found no dependencies" >&2
@@ -141,7 +167,7 @@ find "$root" -path "$root/DEBIAN" -prune -o -type f -printf '%P\0' | LC_ALL=C so
     | (cd "$root" && xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
-    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s|@DEPENDS@|$depends|" dist/debian/control > "$root/DEBIAN/control"
+    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s|@DEPENDS@|$depends|" -e "s|@PIPEWIRE_LIBRARY@|$pipewire_library|" dist/debian/control > "$root/DEBIAN/control"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 install -m 0755 dist/debian/postinst dist/debian/postrm "$root/DEBIAN/"
 # Every file dated by the last commit, so that the same commit makes the same package.
