@@ -32,9 +32,10 @@ class PlayerTestCase: BusTestCase {
     }
 
     /// The test's own configuration and state directories: nothing of the machine's user is read
-    /// or changed (`$XDG_CONFIG_HOME/mprisd/config`, `$XDG_STATE_HOME/mprisd/route`).
+    /// or changed (`$XDG_CONFIG_HOME/mprisd/config`, `$XDG_STATE_HOME/mprisd/route`, the launchers
+    /// setup writes under `$XDG_DATA_HOME`).
     var userDirectories: [String: String] {
-        ["XDG_CONFIG_HOME": path("config"), "XDG_STATE_HOME": path("state")]
+        ["XDG_CONFIG_HOME": path("config"), "XDG_STATE_HOME": path("state"), "XDG_DATA_HOME": path("data")]
     }
 
     /// Starts `mprisd play ARGS` on the test bus.

@@ -1,15 +1,14 @@
 import DBus
 import Foundation
 
-/// GNOME's media keys as a user has them, headless: an X server (`Xvfb`), the real
+/// GNOME's media keys as a user has them, headless: an X server (`XvfbDisplay`), the real
 /// gnome-settings-daemon 43 `gsd-media-keys` on it, and a stand-in for GNOME Shell's key grabber
 /// (`Tests/Fixtures/GnomeShell/key_grabber.py`: the shell itself cannot run here) through which
 /// gsd grabs its keys and the test presses them. Needs dconf-service running with `environment`.
 public final class GnomeMediaKeysDesktop: Sendable {
     public static let gsd = "/usr/libexec/gsd-media-keys"
-    public static let xvfb = "/usr/bin/Xvfb"
     public static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: gsd) && FileManager.default.isExecutableFile(atPath: xvfb)
+        FileManager.default.isExecutableFile(atPath: gsd) && XvfbDisplay.isAvailable
     }
 
     static let grabber = (name: "org.gnome.Shell", path: "/org/gnome/Shell", interface: "org.mprisd.Test.KeyGrabber")
@@ -17,12 +16,14 @@ public final class GnomeMediaKeysDesktop: Sendable {
     public static let normalMode: UInt32 = 1
     public static let lockScreenMode: UInt32 = 4
 
+    private let display: XvfbDisplay
     private let processes: [BackgroundProcess]
     private let connection: Connection
     /// The environment gsd runs in (and the commands it starts): `environment` and `DISPLAY`.
     public let environment: [String: String]
 
-    private init(processes: [BackgroundProcess], connection: Connection, environment: [String: String]) {
+    private init(display: XvfbDisplay, processes: [BackgroundProcess], connection: Connection, environment: [String: String]) {
+        self.display = display
         self.processes = processes
         self.connection = connection
         self.environment = environment
@@ -34,18 +35,19 @@ public final class GnomeMediaKeysDesktop: Sendable {
                              timeout: Duration = .seconds(20)) async throws -> GnomeMediaKeysDesktop {
         var started: [BackgroundProcess] = []
         let connection = try Connection(address: bus.address)
+        let display: XvfbDisplay
         do {
-            let display = try freeDisplay()
-            started.append(try BackgroundProcess(name: "Xvfb", xvfb, [":\(display)", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
-                                                 environment: environment))
-            guard await eventually(timeout: timeout, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }) else {
-                throw TestSupportError("Xvfb :\(display) never listened")
-            }
+            display = try await XvfbDisplay.start(environment: environment, timeout: timeout)
+        } catch {
+            connection.close()
+            throw error
+        }
+        do {
             var environment = environment
-            environment["DISPLAY"] = ":\(display)"
+            environment["DISPLAY"] = display.name
             started.append(try BackgroundProcess(name: "key grabber", "/usr/bin/python3", [script], environment: environment))
             started.append(try BackgroundProcess(name: "gsd-media-keys", gsd, [], environment: environment))
-            let desktop = GnomeMediaKeysDesktop(processes: started, connection: connection, environment: environment)
+            let desktop = GnomeMediaKeysDesktop(display: display, processes: started, connection: connection, environment: environment)
             guard await eventually(timeout: timeout, { (try? await desktop.grabs().contains { $0.accelerator == "XF86AudioPlay" }) == true }) else {
                 throw TestSupportError("gsd-media-keys never grabbed XF86AudioPlay")
             }
@@ -53,18 +55,10 @@ public final class GnomeMediaKeysDesktop: Sendable {
         } catch {
             let errors = started.map { "\($0.name): \($0.standardError.suffix(2000))" }.joined(separator: "\n")
             started.forEach { $0.stop() }
+            display.stop()
             connection.close()
             throw TestSupportError("\(error)\n\(errors)")
         }
-    }
-
-    /// A display number no X server of this machine uses.
-    private static func freeDisplay() throws -> Int {
-        for number in 40...200 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
-            return number
-        }
-        throw TestSupportError("no free X display number in 40…200")
     }
 
     /// A grab the stand-in holds for gsd: the accelerator, GNOME's action modes and flags.
@@ -108,6 +102,7 @@ public final class GnomeMediaKeysDesktop: Sendable {
 
     public func stop() {
         processes.reversed().forEach { $0.stop() }
+        display.stop()
         connection.close()
     }
 

@@ -11,6 +11,10 @@ public enum UserDirectories {
     /// survive a restart (silent mode, the route pick).
     public static var state: String { base("XDG_STATE_HOME", fallback: ".local/state") + "/mprisd" }
 
+    /// `$XDG_DATA_HOME`, default `~/.local/share`: where other programs look for the user's data
+    /// files (KDE's kglobalaccel for its launchers), not mprisd's own.
+    public static var dataHome: String { base("XDG_DATA_HOME", fallback: ".local/share") }
+
     /// The configuration file, `$XDG_CONFIG_HOME/mprisd/config`.
     public static var configFile: String { config + "/config" }
 

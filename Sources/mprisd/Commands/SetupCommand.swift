@@ -16,7 +16,8 @@ extension Commands {
               sway, i3, Hyprland
                         the bindings are written to ~/.config/mprisd/NAME-keys.conf, and the
                         line that includes it from your configuration is shown (not written)
-              KDE       not yet: setup says which command to bind
+              KDE       Plasma's Media Controller lets go of its keys (kglobalaccel) and a
+                        launcher of mprisd-control takes each (~/.local/share/kglobalaccel)
             and BlueZ's mpris-proxy, when its user unit runs or is enabled, is stopped and
             masked (the daemon is the headset's player itself).
 

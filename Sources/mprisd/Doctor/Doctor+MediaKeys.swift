@@ -47,8 +47,20 @@ extension Doctor {
                                          + "keys and send them to a player they pick, not the daemon's", fix: "mprisd setup"))
             }
         case .kde:
-            report.add(DoctorFinding("media-keys", .note, "KDE Plasma's own handler holds the media keys; mprisd setup does not "
-                                     + "hand them over yet: bind them to 'mprisd-control play-pause --key' (and next, previous, stop)"))
+            let stores = SetupStores(session: session)
+            let play = KDEMediaKeys.key(KDEMediaKeys.launcher("play-pause"), "_launch", "", "")
+            let media = try? stores.kglobalaccelActions(KDEMediaKeys.component)
+            if let launcher = try? stores.read(.kglobalaccel, play), !KGlobalAccelKeys.parse(launcher).isEmpty {
+                report.add(DoctorFinding("media-keys", .ok, "KDE Plasma's Play key runs mprisd-control (mprisd setup)"))
+            } else if let id = media?["playpausemedia"],
+                      let held = try? stores.read(.kglobalaccel, KDEMediaKeys.key(id[0], id[1], id[2], id[3])),
+                      !KGlobalAccelKeys.parse(held).isEmpty {
+                report.add(DoctorFinding("media-keys", .problem, "Plasma's Media Controller holds the media keys and sends them to "
+                                         + "a player it picks, not the daemon's", fix: "mprisd setup"))
+            } else {
+                report.add(DoctorFinding("media-keys", .note, "no media key of Plasma's Media Controller is known to kglobalaccel "
+                                         + "now; mprisd setup binds them to mprisd-control"))
+            }
         }
     }
 }

@@ -9,6 +9,10 @@ struct SetupChange: Codable, Hashable, Sendable {
         /// An xfconf property (Xfce's settings), its key `CHANNEL:PROPERTY`, its value typed
         /// (`XfconfValue`: `b false`); nil: not set.
         case xfconf
+        /// A kglobalaccel shortcut (KDE Plasma's), its key the action's id `COMPONENT|ACTION|NAME|NAME`
+        /// (`KDEMediaKeys.key`), its value the keys (`KGlobalAccelKeys`: "" for none); nil: no
+        /// such shortcut registered.
+        case kglobalaccel
         /// A file's contents; nil: no such file.
         case file
         /// Whether a systemd user unit is masked: "masked", or nil for not masked.

@@ -53,7 +53,7 @@ enum SetupProgram {
         case .i3: plan = TilingKeys.plan(.i3, control: control)
         case .hyprland: plan = TilingKeys.plan(.hyprland, control: control)
         case .xfce: plan = try XfceMediaKeys.plan(stores, control: control)
-        case .kde: throw SetupError("\(desktop.rawValue) is not supported by setup yet: bind the media keys to '\(control) play-pause --key' (and next, previous, stop) in its keyboard settings")
+        case .kde: plan = try KDEMediaKeys.plan(stores, control: control) { key throws(SetupError) in try original(.kglobalaccel, key) }
         }
         plan += try MPRISProxySetup.plan(stores) { store throws(SetupError) in try original(store, MPRISProxySetup.unit) }
         var changed = 0

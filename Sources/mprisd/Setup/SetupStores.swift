@@ -37,6 +37,17 @@ struct SetupStores {
             } catch {
                 throw SetupError("xfconfd did not answer GetProperty(\(key)): \(error)")
             }
+        case .kglobalaccel:
+            let id = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard id.count == 4 else { throw SetupError("not a kglobalaccel action: \(key)") }
+            guard try kglobalaccelActions(id[0])[id[1]] != nil else { return nil }
+            do {
+                let reply = try kglobalaccel("shortcut", [.array(element: .string, id.map(DBusValue.string))])
+                guard case .array(_, let keys)? = reply.first else { return "" }
+                return KGlobalAccelKeys.text(keys.compactMap { if case .int32(let code) = $0 { Int(code) } else { nil } })
+            } catch {
+                throw SetupError("kglobalaccel did not answer shortcut(\(key)): \(error)")
+            }
         case .file:
             do {
                 return try SettingsFile.read(key)
@@ -68,6 +79,28 @@ struct SetupStores {
                 throw error
             } catch {
                 throw SetupError("xfconfd refused \(key): \(error)")
+            }
+        case .kglobalaccel:
+            let id = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard id.count == 4 else { throw SetupError("not a kglobalaccel action: \(key)") }
+            let actionID = DBusValue.array(element: .string, id.map(DBusValue.string))
+            do {
+                if let value {
+                    let keys = DBusValue.array(element: .int32, KGlobalAccelKeys.parse(value).map { .int32(Int32(truncatingIfNeeded: $0)) })
+                    if id[0].hasSuffix(".desktop") {
+                        // A launcher of setup's own: registered, present (its key grabbed) and
+                        // given exactly these keys (SetPresent | NoAutoloading).
+                        _ = try kglobalaccel("doRegister", [actionID])
+                        _ = try kglobalaccel("setShortcut", [actionID, keys, .uint32(2 | 4)])
+                    } else {
+                        // Another component's shortcut, as System Settings changes it.
+                        _ = try kglobalaccel("setForeignShortcut", [actionID, keys])
+                    }
+                } else {
+                    _ = try kglobalaccel("unregister", [.string(id[0]), .string(id[1])])
+                }
+            } catch {
+                throw SetupError("kglobalaccel refused \(key): \(error)")
             }
         case .file:
             do {
@@ -154,6 +187,33 @@ struct SetupStores {
         } catch {
             throw SetupError("xfconfd did not answer GetAllProperties(\(channel)): \(error)")
         }
+    }
+
+    /// The actions kglobalaccel knows of `component` (`allActionsForComponent`), by action, each
+    /// with its four-part id; empty when the component is unknown.
+    func kglobalaccelActions(_ component: String) throws(SetupError) -> [String: [String]] {
+        do {
+            guard case .array(_, let ids)? = try kglobalaccel("allActionsForComponent",
+                                                              [.array(element: .string, [.string(component)])]).first else { return [:] }
+            var actions: [String: [String]] = [:]
+            for id in ids {
+                guard case .array(_, let parts) = id else { continue }
+                let strings = parts.compactMap { if case .string(let part) = $0 { part } else { nil } }
+                if strings.count >= 4 { actions[strings[1]] = Array(strings.prefix(4)) }
+            }
+            return actions
+        } catch {
+            throw SetupError("kglobalaccel (KDE's global shortcuts) did not answer: \(error)")
+        }
+    }
+
+    static let kglobalaccelService = (name: "org.kde.kglobalaccel", path: ObjectPath(trusted: "/kglobalaccel"), interface: "org.kde.KGlobalAccel")
+
+    private func kglobalaccel(_ member: String, _ body: [DBusValue]) throws(DBusError) -> [DBusValue] {
+        guard let session else { throw DBusError.failed("no session bus") }
+        let call = Message.methodCall(destination: Self.kglobalaccelService.name, path: Self.kglobalaccelService.path,
+                                      interface: Self.kglobalaccelService.interface, member: member, body: body)
+        return try session.callAndWait(call, timeout: Self.patience).body
     }
 
     private func xfconf(_ member: String, _ body: [DBusValue]) throws(DBusError) -> [DBusValue] {
