@@ -83,4 +83,29 @@ final class SetupTilingTests: DaemonTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.contains("nothing to undo"), result.stdout)
     }
+
+    func testWriteConfigAddsTheIncludeLineAndUndoTakesOutOnlyIt() async throws {
+        let directory = userDirectories["XDG_CONFIG_HOME", default: ""] + "/sway"
+        let config = directory + "/config"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "set $mod Mod4\nbindsym $mod+Return exec foot".write(toFile: config, atomically: true, encoding: .utf8)
+        var result = try await setup("--write-config")
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        XCTAssertEqual(text, "set $mod Mod4\nbindsym $mod+Return exec foot\n# mprisd setup: the media keys (mprisd setup --undo takes this out)\n"
+                       + "include \(keysFile)\n")
+        XCTAssertFalse(result.stdout.contains("add this line"), result.stdout)
+        result = try await setup("--write-config")
+        XCTAssertTrue(result.stdout.contains("nothing to change"), result.stdout)
+        // The user edits their configuration after setup.
+        try (text + "bindsym $mod+d exec wofi\n").write(toFile: config, atomically: true, encoding: .utf8)
+        result = try await setup("--undo")
+        text = try String(contentsOfFile: config, encoding: .utf8)
+        XCTAssertEqual(text, "set $mod Mod4\nbindsym $mod+Return exec foot\nbindsym $mod+d exec wofi\n", "only setup's lines came out")
+
+        try FileManager.default.removeItem(atPath: config)
+        result = try await mprisd(["setup", "--write-config"], environment: ["XDG_CURRENT_DESKTOP": "sway"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("--write-config: \(config) does not exist"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: keysFile), "nothing changed")
+    }
 }

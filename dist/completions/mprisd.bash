@@ -112,7 +112,7 @@ _mprisd() {
             if [[ $prev == --desktop ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "gnome kde xfce sway i3 hyprland" -- "$cur")
             else
-                mapfile -t COMPREPLY < <(compgen -W "--desktop --dry-run --undo --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "--desktop --dry-run --write-config --undo --help" -- "$cur")
             fi
             ;;
         apps)

@@ -9,12 +9,12 @@ import Glibc
 /// it is changed, and undone exactly. Running setup again changes nothing: the plan is made from
 /// the values as they were before the first setup, and a value already as planned is left alone.
 enum SetupProgram {
-    static func run(desktop override: SetupDesktop?, dryRun: Bool, undo: Bool) -> Int32 {
+    static func run(desktop override: SetupDesktop?, dryRun: Bool, undo: Bool, writeConfig: Bool = false) -> Int32 {
         let session = try? Connection(bus: .session)
         defer { session?.close() }
         let stores = SetupStores(session: session)
         do {
-            return undo ? try self.undo(stores, dryRun: dryRun) : try setup(stores, override, dryRun: dryRun)
+            return undo ? try self.undo(stores, dryRun: dryRun) : try setup(stores, override, dryRun: dryRun, writeConfig: writeConfig)
         } catch {
             Output.error("mprisd setup: \(error)")
             return ExitStatus.failure
@@ -33,7 +33,7 @@ enum SetupProgram {
         return access(sibling, X_OK) == 0 ? sibling : "mprisd-control"
     }
 
-    static func setup(_ stores: SetupStores, _ override: SetupDesktop?, dryRun: Bool) throws(SetupError) -> Int32 {
+    static func setup(_ stores: SetupStores, _ override: SetupDesktop?, dryRun: Bool, writeConfig: Bool) throws(SetupError) -> Int32 {
         guard let desktop = override ?? SetupDesktop.current else {
             throw SetupError("no desktop known from XDG_CURRENT_DESKTOP; name one with --desktop (\(SetupDesktop.names))")
         }
@@ -49,9 +49,9 @@ enum SetupProgram {
         var plan: [SetupChange]
         switch desktop {
         case .gnome: plan = try GnomeMediaKeys.plan(control: control) { key throws(SetupError) in try original(.dconf, key) }
-        case .sway: plan = TilingKeys.plan(.sway, control: control)
-        case .i3: plan = TilingKeys.plan(.i3, control: control)
-        case .hyprland: plan = TilingKeys.plan(.hyprland, control: control)
+        case .sway, .i3, .hyprland:
+            guard let manager = TilingKeys.Manager(rawValue: desktop.rawValue) else { throw SetupError("no window manager \(desktop.rawValue)") }
+            plan = try TilingKeys.plan(manager, control: control, writeConfig: writeConfig) { key throws(SetupError) in try original(.file, key) }
         case .xfce: plan = try XfceMediaKeys.plan(stores, control: control)
         case .kde: plan = try KDEMediaKeys.plan(stores, control: control) { key throws(SetupError) in try original(.kglobalaccel, key) }
         }
@@ -78,7 +78,7 @@ enum SetupProgram {
             try stores.write(change.store, change.key, change.after)
         }
         if changed == 0 { Output.out("nothing to change: \(desktop.rawValue) already follows the daemon") }
-        if case let manager? = TilingKeys.Manager(rawValue: desktop.rawValue) {
+        if case let manager? = TilingKeys.Manager(rawValue: desktop.rawValue), !writeConfig {
             Output.out("add this line to \(manager.configuration) (if it is not there), then reload:\n  \(manager.include)")
         }
         if !dryRun, changed > 0 { Output.out("undo with: mprisd setup --undo") }
@@ -98,14 +98,19 @@ enum SetupProgram {
             let now = try stores.read(change.store, change.key)
             var target = change.before
             if now != change.after {
-                guard let added = change.added, let text = now, let list = GVariantStrings.parse(text) else {
-                    Output.out("left as it is: \(change.key) was changed since setup (now \(now ?? "unset"))")
+                if let added = change.added, change.store == .file, let text = now {
+                    // A configuration the user edited since: only setup's lines come out.
+                    target = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                        .filter { !added.contains($0) }.joined(separator: "\n")
+                } else if let added = change.added, change.store == .dconf, let text = now, let list = GVariantStrings.parse(text) {
+                    // A list the user added to since: only what setup added comes out.
+                    let kept = list.filter { !added.contains($0) }
+                    target = kept.isEmpty && change.before == nil ? nil : GVariantStrings.text(kept)
+                } else {
+                    Output.out("left as it is: \(change.key) was changed since setup (now \(now.map { $0.count > 60 ? $0.prefix(57) + "…" : $0 } ?? "unset"))")
                     record.changes.removeAll { $0 == change }
                     continue
                 }
-                // A list the user added to since: only what setup added comes out.
-                let kept = list.filter { !added.contains($0) }
-                target = kept.isEmpty && change.before == nil ? nil : GVariantStrings.text(kept)
             }
             guard now != target else {
                 record.changes.removeAll { $0 == change }

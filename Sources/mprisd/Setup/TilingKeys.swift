@@ -18,12 +18,22 @@ enum TilingKeys {
             }
         }
 
-        /// Where that line goes.
+        /// Where that line goes, as the user knows it.
         var configuration: String {
             switch self {
             case .sway: "~/.config/sway/config"
             case .i3: "~/.config/i3/config"
             case .hyprland: "~/.config/hypr/hyprland.conf"
+            }
+        }
+
+        /// That file's path (`$XDG_CONFIG_HOME`).
+        var configurationPath: String {
+            let base = UserDirectories.config.dropLast("/mprisd".count)
+            switch self {
+            case .sway: return base + "/sway/config"
+            case .i3: return base + "/i3/config"
+            case .hyprland: return base + "/hypr/hyprland.conf"
             }
         }
     }
@@ -51,8 +61,24 @@ enum TilingKeys {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func plan(_ manager: Manager, control: String) -> [SetupChange] {
-        [SetupChange(store: .file, key: manager.file, before: nil, after: contents(manager, control: control), stage: 0,
-                     purpose: "\(manager.rawValue)'s media-key bindings")]
+    /// `writeConfig`: the include line is also appended to the user's configuration (`--write-config`),
+    /// which must exist; `original`: its contents before setup first ran.
+    static func plan(_ manager: Manager, control: String, writeConfig: Bool,
+                     original: (String) throws(SetupError) -> String?) throws(SetupError) -> [SetupChange] {
+        var changes = [SetupChange(store: .file, key: manager.file, before: nil, after: contents(manager, control: control), stage: 0,
+                                   purpose: "\(manager.rawValue)'s media-key bindings")]
+        guard writeConfig else { return changes }
+        guard let configuration = try original(manager.configurationPath) else {
+            throw SetupError("--write-config: \(manager.configurationPath) does not exist; add the line yourself where your configuration is")
+        }
+        let lines = configuration.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if !lines.contains(manager.include) {
+            let body = configuration.hasSuffix("\n") || configuration.isEmpty ? configuration : configuration + "\n"
+            changes.append(SetupChange(store: .file, key: manager.configurationPath, before: nil,
+                                       after: body + "# mprisd setup: the media keys (mprisd setup --undo takes this out)\n" + manager.include + "\n",
+                                       stage: 1, purpose: "the include line added to \(manager.configuration)",
+                                       added: ["# mprisd setup: the media keys (mprisd setup --undo takes this out)", manager.include]))
+        }
+        return changes
     }
 }
