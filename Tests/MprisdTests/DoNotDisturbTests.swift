@@ -106,6 +106,24 @@ final class DoNotDisturbTests: DaemonTestCase {
 
     static let xfconfd = "/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"
 
+    /// A daemon started by the user manager before the desktop told it `XDG_CURRENT_DESKTOP`
+    /// knows the desktop when its shell takes its name on the bus.
+    func testADaemonStartedBeforeTheDesktopFollowsItsSwitchOnceTheShellIsOnTheBus() async throws {
+        var extra = try await startDconf(desktop: "ubuntu:GNOME")
+        try await setBanners(false)  // Do Not Disturb on
+        extra["XDG_CURRENT_DESKTOP"] = ""
+        try await startDaemon(environment: extra)
+        let before = try await busStatus()
+        XCTAssertFalse(before.silentMode, "no desktop known yet")
+        let shell = try connect()
+        _ = try await shell.requestName("org.gnome.Shell")
+        await waitForDaemonLog("org.gnome.Shell is on the bus: the desktop is GNOME")
+        await waitForDaemonLog("silent mode follows GNOME's Do Not Disturb")
+        try await waitForStatus("GNOME's Do Not Disturb followed from the shell's arrival") { $0.silentMode }
+        try await setBanners(true)
+        try await waitForStatus("and its changes") { !$0.silentMode }
+    }
+
     func testElsewhereSilentModeIsTheDaemonsOwn() async throws {
         let extra = try await startDconf(desktop: "LXQt")
         try await setBanners(false)

@@ -7,8 +7,30 @@ import SystemContext
 /// switch wins, and every change of it after is written into silent mode's state file, which the
 /// daemon follows (`followSilentMode`). Followed by the store's change signal; idle, nothing runs.
 extension PolicyDaemon {
-    static func followDoNotDisturb(_ connection: Connection, log: DaemonLog) -> DoNotDisturbFollower? {
-        guard let desktop = DesktopDoNotDisturb.current else { return nil }
+    /// Follows the desktop's switch into `slot`: at once for the desktop `XDG_CURRENT_DESKTOP`
+    /// names; when it names none — the user unit starts with the user manager, before the desktop
+    /// has told it its variables — once a desktop's shell takes its name on the bus
+    /// (`DesktopArrival`), which is then returned to be stopped with the daemon.
+    static func followDoNotDisturb(_ connection: Connection, log: DaemonLog,
+                                   into slot: DesktopSwitch) -> DesktopArrival? {
+        if let desktop = DesktopDoNotDisturb.current {
+            slot.follower.withLock { $0 = startFollowing(desktop, connection, log: log) }
+            return nil
+        }
+        return DesktopArrival(connection, log: log) { desktop in
+            let follower = startFollowing(desktop, connection, log: log)
+            let kept = slot.follower.withLock { held -> Bool in
+                guard held == nil else { return false }
+                held = follower
+                return true
+            }
+            if !kept { follower?.stop() }
+        }
+    }
+
+    /// The follower of `desktop`'s switch, subscribed and read; nil when its store does not answer.
+    /// Waits for the bus: not on its I/O thread.
+    static func startFollowing(_ desktop: DesktopDoNotDisturb, _ connection: Connection, log: DaemonLog) -> DoNotDisturbFollower? {
         let follower = DoNotDisturbFollower(desktop: desktop, connection: connection, log: log)
         let subscribed = Latch<Result<SignalSubscription, DBusError>>()
         connection.subscribe(desktop.changeRule, { signal in
@@ -30,6 +52,73 @@ extension PolicyDaemon {
         log.info("silent mode follows \(desktop.switchName)")
         follower.adopt(on)
         return follower
+    }
+}
+
+/// The follower of the desktop's switch, once there is one (set from the arrival's thread, read
+/// by silent mode's watcher and `SetSilentMode`).
+final class DesktopSwitch: Sendable {
+    let follower = Mutex<DoNotDisturbFollower?>(nil)
+
+    var current: DoNotDisturbFollower? { follower.withLock { $0 } }
+}
+
+/// The desktop known by its shell's name on the bus, for a daemon started before the desktop
+/// set `XDG_CURRENT_DESKTOP` for the user's services: GNOME Shell (`org.gnome.Shell`), Plasma
+/// (`org.kde.plasmashell`), Xfce's session manager (`org.xfce.SessionManager`). Followed by the
+/// bus's `NameOwnerChanged` (no polling); the first to appear wins, once, on a thread of its own
+/// (following the switch waits for the bus).
+final class DesktopArrival: Sendable {
+    static let shells: [(name: String, desktop: DesktopDoNotDisturb)] = [
+        ("org.gnome.Shell", .gnome), ("org.kde.plasmashell", .kde), ("org.xfce.SessionManager", .xfce),
+    ]
+
+    private struct State {
+        var watches: [SignalSubscription] = []
+        var arrived = false
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+
+    init(_ connection: Connection, log: DaemonLog, arrived: @escaping @Sendable (DesktopDoNotDisturb) -> Void) {
+        for (name, desktop) in Self.shells {
+            connection.watchNameOwner(name, { [weak self] owner in
+                guard owner != nil, let self, self.claim() else { return }
+                log.info("\(name) is on the bus: the desktop is \(desktop.rawValue)")
+                do throws(PosixError) {
+                    try NamedThread.detached(name: "desktop-switch") { arrived(desktop) }
+                } catch {
+                    log.warning("\(desktop.switchName) is not followed: no thread (\(error))")
+                }
+            }, completion: { [weak self] result in
+                guard case .success(let watch) = result else { return }
+                let kept = self?.state.withLock { state -> Bool in
+                    guard !state.stopped else { return false }
+                    state.watches.append(watch)
+                    return true
+                } ?? false
+                if !kept { watch.cancel() }
+            })
+        }
+    }
+
+    /// True for the first arrival only.
+    private func claim() -> Bool {
+        state.withLock { state in
+            guard !state.arrived, !state.stopped else { return false }
+            state.arrived = true
+            return true
+        }
+    }
+
+    func stop() {
+        let watches = state.withLock { state -> [SignalSubscription] in
+            state.stopped = true
+            defer { state.watches = [] }
+            return state.watches
+        }
+        watches.forEach { $0.cancel() }
     }
 }
 

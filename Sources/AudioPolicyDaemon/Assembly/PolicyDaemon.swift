@@ -94,6 +94,8 @@ public enum PolicyDaemon {
         }
         // MARK: end of audio server (server-status)
 
+        // The desktop's Do Not Disturb, once known (PolicyDaemon+DoNotDisturb.swift).
+        let desktopSwitch = DesktopSwitch()
         let service = PolicyService(
             connection: connection, system: system, version: options.version, sessions: sessions,
             log: { log.info($0) },
@@ -101,7 +103,7 @@ public enum PolicyDaemon {
                 do { try SilentModeSetting.write(on) } catch { log.warning("silent mode not saved: \(error)") }
                 // The desktop's switch too (issue 25); Xfce's call is sent, not waited for: this
                 // runs on the connection's thread.
-                if let desktop = DesktopDoNotDisturb.current, let failure = desktop.write(on, connection, wait: false) {
+                if let desktop = desktopSwitch.current?.desktop, let failure = desktop.write(on, connection, wait: false) {
                     log.warning("\(desktop.rawValue)'s Do Not Disturb not switched: \(failure)")
                 }
                 system.setSilentMode(on)
@@ -159,12 +161,13 @@ public enum PolicyDaemon {
 
         // Silent mode's file first, so that the desktop's switch read at start reaches it; the
         // follower of the switch, made after, hears each change (KDE Plasma's inhibition).
-        let desktopSwitch = Mutex<DoNotDisturbFollower?>(nil)
-        let silentWatch = followSilentMode(system: system, log: log) { on in desktopSwitch.withLock { $0 }?.silentModeChanged(on) }
+        let silentWatch = followSilentMode(system: system, log: log) { on in desktopSwitch.current?.silentModeChanged(on) }
         defer { silentWatch?.stop() }
-        let doNotDisturb = followDoNotDisturb(connection, log: log)
-        desktopSwitch.withLock { $0 = doNotDisturb }
-        defer { doNotDisturb?.stop() }
+        let desktopArrival = followDoNotDisturb(connection, log: log, into: desktopSwitch)
+        defer {
+            desktopArrival?.stop()
+            desktopSwitch.current?.stop()
+        }
         let lock = watchLock(system: system, bus: systemBus, log: log)
         defer { lock?.stop() }
         // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
