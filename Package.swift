@@ -34,7 +34,7 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
-/// libpulse for the C benchmark helpers and the tests that drive it directly: the module map no longer
+/// libpulse for the tests that drive it directly: the module map no longer
 /// links it (the program loads it on first use, CLazyLibraries).
 let pulse: [LinkerSetting] = [.linkedLibrary("pulse")]
 /// libsndfile for the tests that write audio files (`sf_writef_*`, `sf_set_string`).
@@ -145,35 +145,6 @@ let package = Package(
                     linkerSettings: pulse),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MprisdTests", dependencies: ["TestSupport", "DBus"], swiftSettings: strict),
-
-        // Benchmarks: executables, run by Benchmarks/*.sh, results in BENCHMARKS.md.
-        .executableTarget(name: "bench-echo-server", dependencies: ["DBus"],
-                          path: "Benchmarks/EchoServer", swiftSettings: strict),
-        .executableTarget(name: "bench-echo-server-c", dependencies: ["CDBus"],
-                          path: "Benchmarks/EchoServerC"),
-        .executableTarget(name: "bench-echo-client", dependencies: ["CDBus"],
-                          path: "Benchmarks/EchoClient"),
-        .executableTarget(name: "bench-unplug", dependencies: ["DBus"],
-                          path: "Benchmarks/UnplugToPause", swiftSettings: strict),
-        .executableTarget(name: "bench-session-storm", dependencies: ["SessionCore"],
-                          path: "Benchmarks/SessionStorm", swiftSettings: strict),
-        .executableTarget(name: "bench-mpris-server-c", dependencies: ["CDBus"],
-                          path: "Benchmarks/MPRISServerC"),
-        .executableTarget(name: "bench-mpris-client", dependencies: ["CDBus"],
-                          path: "Benchmarks/MPRISClient"),
-        .executableTarget(name: "bench-policy-client", dependencies: ["CDBus"],
-                          path: "Benchmarks/PolicyClient", linkerSettings: [.linkedLibrary("pthread")]),
-        .executableTarget(name: "bench-soak", dependencies: ["CDBus"],
-                          path: "Benchmarks/Soak"),
-        .executableTarget(name: "bench-pulse-watch", dependencies: ["CPulse"],
-                          path: "Benchmarks/PulseWatch", linkerSettings: pulse),
-        .executableTarget(name: "bench-duck-client", dependencies: ["CDBus"],
-                          path: "Benchmarks/DuckClient"),
-        .executableTarget(name: "bench-pulse-streams", dependencies: ["CPulse"],
-                          path: "Benchmarks/PulseStreams", linkerSettings: pulse),
-        .executableTarget(name: "bench-implicit-watch", dependencies: ["CPulse"],
-                          path: "Benchmarks/ImplicitWatch", linkerSettings: pulse),
-        .executableTarget(name: "bench-implicit-trigger", dependencies: ["CPulse"],
-                          path: "Benchmarks/ImplicitTrigger", linkerSettings: pulse),
+        // The benchmarks are a package of their own: Benchmarks/Package.swift.
     ]
 )

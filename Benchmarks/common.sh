@@ -59,15 +59,15 @@ spawn() { # spawn TAG CMD...: runs CMD in the background (stdin /dev/null)
     spawn_order+=("$tag")
 }
 
-build() { # build PRODUCT...: release build of each product; sets bin
+build() { # build PRODUCT...: release build of each product in the benchmarks' package (mprisd's too); sets bin
     local scratch=() product
     [[ -n ${SCRATCH:-} ]] && scratch=(--scratch-path "$SCRATCH")
     for product in "$@"; do
         log "building $product (release)"
-        (cd "$root" && swift build -c release "${scratch[@]}" --product "$product" >&2) ||
+        (cd "$root/Benchmarks" && swift build -c release "${scratch[@]}" --product "$product" >&2) ||
             die "swift build --product $product failed"
     done
-    bin=$(cd "$root" && swift build -c release "${scratch[@]}" --show-bin-path)
+    bin=$(cd "$root/Benchmarks" && swift build -c release "${scratch[@]}" --show-bin-path)
 }
 
 start_bus() {

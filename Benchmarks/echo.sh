@@ -23,7 +23,7 @@
 #   ROUNDS=5 CALLS=10000 WARMUP=1000 PAYLOAD=16   rounds, calls per run, warm-up calls, Echo bytes
 #   WAKEUP_SECONDS=10                             idle wake-up window (0 skips it)
 #   INTERLEAVE=0                                  1: alternate servers call by call (see above)
-#   SCRATCH=<dir>                                 swift build --scratch-path (default: .build)
+#   SCRATCH=<dir>                                 swift build --scratch-path (default: Benchmarks/.build)
 #   SWIFT_SERVER, C_SERVER, CLIENT                use these binaries instead of building them
 #                                                 (e.g. SWIFT_SERVER=<path of bench-echo-server-c>
 #                                                 checks the harness: the ratio must be ~1.00)
@@ -60,10 +60,10 @@ products=()
 if (( ${#products[@]} > 0 )); then
     for product in "${products[@]}"; do
         log "building $product (release)"
-        (cd "$root" && swift build -c release --product "$product" "${scratch_args[@]}" >&2) ||
+        (cd "$root/Benchmarks" && swift build -c release --product "$product" "${scratch_args[@]}" >&2) ||
             die "swift build --product $product failed (a prebuilt binary can be given instead: see SWIFT_SERVER, C_SERVER, CLIENT)"
     done
-    bin=$(cd "$root" && swift build -c release --show-bin-path "${scratch_args[@]}")
+    bin=$(cd "$root/Benchmarks" && swift build -c release --show-bin-path "${scratch_args[@]}")
     SWIFT_SERVER=${SWIFT_SERVER:-$bin/bench-echo-server}
     C_SERVER=${C_SERVER:-$bin/bench-echo-server-c}
     CLIENT=${CLIENT:-$bin/bench-echo-client}

@@ -49,8 +49,8 @@ die() { log "leaks.sh: $*"; exit 1; }
 # --- Build ---------------------------------------------------------------------------------------
 cd "$root"
 if [[ -z ${SOAK:-} ]]; then
-    swift build -c release --product bench-soak >&2 || die "cannot build bench-soak"
-    SOAK=$(swift build -c release --show-bin-path)/bench-soak
+    (cd Benchmarks && swift build -c release --product bench-soak >&2) || die "cannot build bench-soak"
+    SOAK=$(cd Benchmarks && swift build -c release --show-bin-path)/bench-soak
 fi
 declare -A mprisd_of=()
 for tool in $TOOLS; do

@@ -55,10 +55,10 @@ scratch=()
 if [[ -z ${MPRISD:-} || -z ${SOAK:-} ]]; then
     for product in mprisd bench-soak; do
         log "building $product (release)"
-        (cd "$root" && swift build -c release "${scratch[@]}" --product "$product" >&2) ||
+        (cd "$root/Benchmarks" && swift build -c release "${scratch[@]}" --product "$product" >&2) ||
             die "swift build --product $product failed"
     done
-    bin=$(cd "$root" && swift build -c release "${scratch[@]}" --show-bin-path)
+    bin=$(cd "$root/Benchmarks" && swift build -c release "${scratch[@]}" --show-bin-path)
     MPRISD=${MPRISD:-$bin/mprisd}
     SOAK=${SOAK:-$bin/bench-soak}
 fi

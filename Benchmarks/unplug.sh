@@ -13,7 +13,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 scratch=()
 [[ -n ${SCRATCH:-} ]] && scratch=(--scratch-path "$SCRATCH")
-cd "$root"
+cd "$root/Benchmarks"
 swift build -c release "${scratch[@]}" --product mprisd >&2
 swift build -c release "${scratch[@]}" --product bench-unplug >&2
 bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
@@ -26,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cc -DPIC -fPIC -shared -O2 -o "$work/libasound_module_ctl_fakecard.so" Tests/Fixtures/FakeCard/fakecard.c -lasound
+cc -DPIC -fPIC -shared -O2 -o "$work/libasound_module_ctl_fakecard.so" "$root/Tests/Fixtures/FakeCard/fakecard.c" -lasound
 mkdir "$work/state"
 printf 'headphone=1\nheadsetmic=0\ndockmute=0\nvolume=60,60\nswitch=1,1\n' > "$work/state/state"
 cat > "$work/asound.conf" <<CONF

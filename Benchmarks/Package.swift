@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+// The benchmarks: a package of their own, beside the product's (as swift-nio keeps its
+// benchmarks), so that building and testing mprisd builds none of them. They depend on the
+// product by path: the Swift programs on its DBus and SessionCore libraries, the C programs on
+// libdbus and libpulse directly (their own small module maps below). The scripts beside this file
+// build what they run from here (`swift build -c release --product NAME`, products of mprisd
+// included) and write their results to BENCHMARKS.md: see README.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let pulse: [LinkerSetting] = [.linkedLibrary("pulse")]
+
+let package = Package(
+    name: "mprisd-benchmarks",
+    dependencies: [.package(name: "mprisd", path: "..")],
+    targets: [
+        .systemLibrary(name: "CDBusBench", path: "Shims/CDBusBench", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CPulseBench", path: "Shims/CPulseBench", providers: [.apt(["libpulse-dev"])]),
+
+        .executableTarget(name: "bench-echo-server", dependencies: [.product(name: "DBus", package: "mprisd")],
+                          path: "EchoServer", swiftSettings: strict),
+        .executableTarget(name: "bench-echo-server-c", dependencies: ["CDBusBench"], path: "EchoServerC"),
+        .executableTarget(name: "bench-echo-client", dependencies: ["CDBusBench"], path: "EchoClient"),
+        .executableTarget(name: "bench-unplug", dependencies: [.product(name: "DBus", package: "mprisd")],
+                          path: "UnplugToPause", swiftSettings: strict),
+        .executableTarget(name: "bench-session-storm", dependencies: [.product(name: "SessionCore", package: "mprisd")],
+                          path: "SessionStorm", swiftSettings: strict),
+        .executableTarget(name: "bench-mpris-server-c", dependencies: ["CDBusBench"], path: "MPRISServerC"),
+        .executableTarget(name: "bench-mpris-client", dependencies: ["CDBusBench"], path: "MPRISClient"),
+        .executableTarget(name: "bench-policy-client", dependencies: ["CDBusBench"], path: "PolicyClient",
+                          linkerSettings: [.linkedLibrary("pthread")]),
+        .executableTarget(name: "bench-soak", dependencies: ["CDBusBench"], path: "Soak"),
+        .executableTarget(name: "bench-pulse-watch", dependencies: ["CPulseBench"], path: "PulseWatch", linkerSettings: pulse),
+        .executableTarget(name: "bench-duck-client", dependencies: ["CDBusBench"], path: "DuckClient"),
+        .executableTarget(name: "bench-pulse-streams", dependencies: ["CPulseBench"], path: "PulseStreams", linkerSettings: pulse),
+        .executableTarget(name: "bench-implicit-watch", dependencies: ["CPulseBench"], path: "ImplicitWatch", linkerSettings: pulse),
+        .executableTarget(name: "bench-implicit-trigger", dependencies: ["CPulseBench"], path: "ImplicitTrigger", linkerSettings: pulse),
+    ]
+)
