@@ -54,9 +54,9 @@ final class NameTests: BusTestCase {
         XCTAssertEqual(owners.withLock { $0 }, [nil])
         let owner = try connect()
         _ = try await owner.requestName("org.mprisd.W")
-        do { let ok = await eventuallyTrue { owners.withLock { $0.last == owner.uniqueName } }; XCTAssertTrue(ok) }
+        do { let ok = await eventually { owners.withLock { $0.last == owner.uniqueName } }; XCTAssertTrue(ok) }
         owner.close()
-        do { let ok = await eventuallyTrue { owners.withLock { $0.count == 3 && $0.last == .some(nil) } }; XCTAssertTrue(ok) }
+        do { let ok = await eventually { owners.withLock { $0.count == 3 && $0.last == .some(nil) } }; XCTAssertTrue(ok) }
     }
 
     func testListNamesAndInvalidNames() async throws {
@@ -72,13 +72,4 @@ final class NameTests: BusTestCase {
         }
         do { let got = try await connection.nameOwner("org.mprisd.Nobody"); XCTAssertNil(got) }
     }
-}
-
-/// Waits (briefly) for state that a callback on the I/O thread updates.
-func eventuallyTrue(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<250 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
 }

@@ -61,7 +61,7 @@ final class SignalTests: BusTestCase {
             count.withLock { $0 += 1 }
         }
         try emit(sender, member: "A", [])
-        do { let ok = await eventuallyTrue { count.withLock { $0 == 1 } }; XCTAssertTrue(ok) }
+        do { let ok = await eventually { count.withLock { $0 == 1 } }; XCTAssertTrue(ok) }
         subscription.cancel()
         let (stream, marker) = try await receiver.signals(MatchRule(interface: "org.mprisd.Sig", member: "Marker"))
         try emit(sender, member: "A", [])

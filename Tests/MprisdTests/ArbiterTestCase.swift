@@ -6,22 +6,8 @@ import XCTest
 /// What the arbiter tests share: `mprisd players --json` read back, the fake MPRIS player
 /// (Tests/Fixtures/FakePlayer), waits on the active player.
 class ArbiterTestCase: DaemonTestCase {
-    /// `mprisd players --json`, as far as the tests read it.
-    struct Listing: Decodable {
-        struct Player: Decodable {
-            var busName: String
-            var owner: String
-            var status: String
-            var rank: Int?
-            var active: Bool
-            var pinned: Bool
-            var reason: String
-            var ignoredBy: String?
-        }
-        var players: [Player]
-        var active: Player? { players.first { $0.active } }
-        func player(_ busName: String) -> Player? { players.first { $0.busName == busName } }
-    }
+    /// `mprisd players --json` (`PlayersListing`).
+    typealias Listing = PlayersListing
 
     func listing(file: StaticString = #filePath, line: UInt = #line) async throws -> Listing {
         let result = try await mprisd(["players", "--json"])
@@ -106,4 +92,23 @@ class ArbiterTestCase: DaemonTestCase {
     func control(_ arguments: String...) async throws -> ProgramResult {
         try await mprisd(["control"] + arguments)
     }
+}
+
+/// `mprisd players --json`, as far as the tests read it (the one declaration of it).
+struct PlayersListing: Decodable {
+    struct Player: Decodable {
+        var busName: String
+        var owner: String
+        var status: String
+        var rank: Int?
+        var active: Bool
+        var pinned: Bool
+        var reason: String
+        var ignoredBy: String?
+        var streamsGoneSince: Double?
+        var hasStreams: Bool?
+    }
+    var players: [Player]
+    var active: Player? { players.first { $0.active } }
+    func player(_ busName: String) -> Player? { players.first { $0.busName == busName } }
 }

@@ -15,20 +15,7 @@ final class DaemonStreamsGoneTests: StreamTestCase {
     /// pause comes well before it even on a loaded machine (checked against the clock anyway).
     private static let limit: TimeInterval = 6
 
-    /// `mprisd players --json`, as far as these tests read it.
-    private struct Listing: Decodable {
-        struct Player: Decodable {
-            var busName: String
-            var status: String
-            var rank: Int?
-            var active: Bool
-            var reason: String
-            var streamsGoneSince: Double?
-            var hasStreams: Bool?
-        }
-        var players: [Player]
-        func player(_ busName: String) -> Player? { players.first { $0.busName == busName } }
-    }
+    private typealias Listing = PlayersListing
 
     func testAPlayerWhoseStreamWentOnPauseLeavesTheKeysAfterTheLimitOnPulseAudio() async throws {
         try await streamGoneLeavesTheKeys(.pulseAudio)
