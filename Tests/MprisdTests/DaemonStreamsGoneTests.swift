@@ -6,7 +6,7 @@ import XCTest
 /// A player whose audio-server streams have been gone for the limit leaves its audio context
 /// (issue 16; brave-browser#47772: an idle tab must not hold the keys). A real server per test,
 /// the daemon with the limit shortened (`MPRISD_TEST_STREAMS_GONE_LIMIT`), and a player that
-/// tears its stream down on pause as Firefox does: the python3-dbus stream player
+/// tears its stream down on pause as Firefox does: the fake player (fake_player.py teardown)
 /// (Tests/Fixtures/StreamPlayer, mode `teardown`), whose audio is a `paplay` child — paired with
 /// the player through its process tree. A real mpv keeps its (corked) stream on pause, and the
 /// keys with it.
@@ -121,14 +121,14 @@ final class DaemonStreamsGoneTests: StreamTestCase {
         await waitForDaemonLog("players leave their audio context \(Int(Self.limit)) s after their streams went")
     }
 
-    /// Starts the stream player in teardown mode; returns its bus name once the daemon pairs it,
+    /// Starts the fake player in teardown mode; returns its bus name once the daemon pairs it,
     /// playing, with its stream.
     private func startTeardownPlayer() async throws -> String {
         let name = "tablike"
         let busName = "org.mpris.MediaPlayer2." + name
-        let script = Repository.path("Tests/Fixtures/StreamPlayer/stream_player.py")
-        let process = try BackgroundProcess("/usr/bin/python3", [script, name, "teardown", try track("tab.wav", seconds: 120)],
-                                            environment: pulseEnvironment)
+        let script = Repository.path("Tests/Fixtures/FakePlayer/fake_player.py")
+        let process = try BackgroundProcess("/usr/bin/python3", [script, name, "Playing", "stream=\(try track("tab.wav", seconds: 120))",
+                                                                 "role=music", "teardown"], environment: pulseEnvironment)
         addTeardownBlock { process.stop() }
         try await waitForPlayers("the player plays with its stream, paired", timeout: .seconds(15)) { listing in
             listing.player(busName).map { $0.active && $0.status == "Playing" && $0.hasStreams == true } ?? false

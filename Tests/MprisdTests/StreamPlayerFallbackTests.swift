@@ -55,8 +55,9 @@ final class StreamPlayerFallbackTests: StreamTestCase {
         let name = "streamplayer"
         let busName = "org.mpris.MediaPlayer2." + name
         let file = try track("player.wav", seconds: 60)
-        let script = Repository.path("Tests/Fixtures/StreamPlayer/stream_player.py")
-        let player = try BackgroundProcess("/usr/bin/python3", [script, name, mode, file], environment: pulseEnvironment)
+        let script = Repository.path("Tests/Fixtures/FakePlayer/fake_player.py")
+        let player = try BackgroundProcess("/usr/bin/python3", [script, name, "Playing", "stream=\(file)", "role=music", "volume=\(mode)"],
+                                           environment: pulseEnvironment)
         addTeardownBlock { player.stop() }
         try await waitForStatus("the daemon tracks the player playing", timeout: .seconds(10)) { status in
             status.players.contains { $0.busName == busName && $0.status == "Playing" }
