@@ -6,8 +6,8 @@ import XCTest
 /// A player whose audio-server streams have been gone for the limit leaves its audio context
 /// (issue 16; brave-browser#47772: an idle tab must not hold the keys). A real server per test,
 /// the daemon with the limit shortened (`MPRISD_TEST_STREAMS_GONE_LIMIT`), and a player that
-/// tears its stream down on pause as Firefox does: the fake player (fake_player.py teardown)
-/// (Tests/Fixtures/StreamPlayer, mode `teardown`), whose audio is a `paplay` child — paired with
+/// tears its stream down on pause as Firefox does: the fake player
+/// (Tests/Fixtures/FakePlayer, option `teardown`), whose audio is a `paplay` child — paired with
 /// the player through its process tree. A real mpv keeps its (corked) stream on pause, and the
 /// keys with it.
 final class DaemonStreamsGoneTests: StreamTestCase {
