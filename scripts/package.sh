@@ -14,7 +14,7 @@
 #   /usr/share/man/man1/mprisd.1.gz (mprisd-control.1.gz links to it: the page covers both)
 #   /usr/share/bash-completion/completions/mprisd, /usr/share/zsh/vendor-completions/_mprisd
 #   /usr/share/doc/mprisd: README.md.gz, every docs/*.md page as NAME.md.gz (architecture,
-#       audio-policy-api, calls-and-prompts, configuration, daemon, guidelines, install,
+#       audio-policy-api, benchmarks-history, calls-and-prompts, configuration, daemon, guidelines, install,
 #       keys-and-headset, library-api, player, routes, testing), changelog.Debian.gz, copyright
 #   /usr/share/lintian/overrides/mprisd: the one lintian warning that stays, and why
 #
