@@ -11,7 +11,7 @@ final class PlayerArbiterTests: BusTestCase {
     /// An MPRIS player on its own connection whose `PlaybackStatus` the test sets.
     private final class TestPlayer: Sendable {
         let connection: Connection
-        let status = StatusBox()
+        let status = ValueBox("Stopped")
         let object: ExportedObject
         let busName: String
 
@@ -32,10 +32,6 @@ final class PlayerArbiterTests: BusTestCase {
             status.value.withLock { $0 = value }
             object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["PlaybackStatus"])
         }
-    }
-
-    private final class StatusBox: Sendable {
-        let value = Mutex("Stopped")
     }
 
     private final class Changes: Sendable {

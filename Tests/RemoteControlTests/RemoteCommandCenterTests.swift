@@ -1,4 +1,5 @@
 import RemoteControl
+import TestSupport
 import XCTest
 
 /// G-RC-FAITHFUL: only enabled commands with a handler run; observers hear every change.

@@ -90,23 +90,20 @@ import Synchronization
 /// Collects the events of an `AudioSession` through its callback form; reading waits for the
 /// system's event thread to deliver everything decided so far.
 final class EventRecorder: Sendable {
-    final class Box: Sendable {
-        let events = Mutex<[SessionEvent]>([])
-    }
-    private let box = Box()
+    private let box = ValueBox<[SessionEvent]>([])
     private let subscription: EventSubscription
     private let system: AudioSystem
 
     init(_ session: AudioSession) {
         let box = self.box
         system = session.system
-        subscription = session.onEvent { event in box.events.withLock { $0.append(event) } }
+        subscription = session.onEvent { event in box.value.withLock { $0.append(event) } }
     }
 
     /// Events so far, cleared.
     func take() -> [SessionEvent] {
         system.waitForDelivery()
-        return box.events.withLock { events in
+        return box.value.withLock { events in
             let taken = events
             events = []
             return taken

@@ -1,9 +1,10 @@
 import DBus
 import Synchronization
+import TestSupport
 
 /// Records the signals a client connection receives from the player, in arrival order.
 final class SignalRecorder: Sendable {
-    private let box = MessageBox()
+    private let box = ValueBox<[Message]>([])
     private let subscriptions = Mutex<[SignalSubscription]>([])
 
     /// Subscribes `connection` to PropertiesChanged and Seeked on the MPRIS path, and to the bus's
@@ -18,15 +19,15 @@ final class SignalRecorder: Sendable {
         ]
         for rule in rules {
             let subscription = try await connection.subscribe(rule) { [box] message in
-                box.messages.withLock { $0.append(message) }
+                box.value.withLock { $0.append(message) }
             }
             subscriptions.withLock { $0.append(subscription) }
         }
     }
 
-    var all: [Message] { box.messages.withLock { $0 } }
+    var all: [Message] { box.value.withLock { $0 } }
 
-    func clear() { box.messages.withLock { $0.removeAll() } }
+    func clear() { box.value.withLock { $0.removeAll() } }
 
     /// The PropertiesChanged received for `interface`: changed values by name, invalidated names.
     func propertiesChanged(_ interface: String = "org.mpris.MediaPlayer2.Player")
@@ -55,8 +56,4 @@ final class SignalRecorder: Sendable {
     deinit {
         for subscription in subscriptions.withLock({ $0 }) { subscription.cancel() }
     }
-}
-
-private final class MessageBox: Sendable {
-    let messages = Mutex<[Message]>([])
 }
