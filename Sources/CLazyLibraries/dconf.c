@@ -92,18 +92,15 @@ int mprisd_dconf_read_boolean(const char *key) {
     return result;
 }
 
-const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer, size_t size) {
-    const char *reason = NULL;
-    if (!mprisd_dconf_load(&reason)) {
-        snprintf(buffer, size, "%s", reason);
-        return buffer;
-    }
+/// Writes `variant` (sunk; NULL resets the key, so the schema's default applies) at `key`, waits
+/// for dconf-service, and releases `variant`; NULL on success, else a one-line reason in `buffer`.
+static const char *write_variant(const char *key, GVariant *variant, char *buffer, size_t size) {
     DConfClient *client = dconf.client_new();
     if (client == NULL) {
+        if (variant != NULL) dconf.variant_unref(variant);
         snprintf(buffer, size, "dconf: no client");
         return buffer;
     }
-    GVariant *variant = dconf.variant_ref_sink(dconf.variant_new_boolean(value));
     GError *error = NULL;
     char *tag = NULL;
     int written = dconf.client_write_sync(client, key, variant, &tag, NULL, &error);
@@ -114,9 +111,18 @@ const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer
     }
     if (error != NULL) dconf.error_free(error);
     if (tag != NULL) dconf.free(tag);
-    dconf.variant_unref(variant);
+    if (variant != NULL) dconf.variant_unref(variant);
     dconf.object_unref(client);
     return result;
+}
+
+const char *mprisd_dconf_write_boolean(const char *key, bool value, char *buffer, size_t size) {
+    const char *reason = NULL;
+    if (!mprisd_dconf_load(&reason)) {
+        snprintf(buffer, size, "%s", reason);
+        return buffer;
+    }
+    return write_variant(key, dconf.variant_ref_sink(dconf.variant_new_boolean(value)), buffer, size);
 }
 
 /// A GVariant's text with its type where the text alone would not say it ("@as []"), in a
@@ -157,25 +163,7 @@ const char *mprisd_dconf_write_text(const char *key, const char *text, char *buf
         }
         variant = dconf.variant_ref_sink(variant);
     }
-    DConfClient *client = dconf.client_new();
-    if (client == NULL) {
-        if (variant != NULL) dconf.variant_unref(variant);
-        snprintf(buffer, size, "dconf: no client");
-        return buffer;
-    }
-    char *tag = NULL;
-    // A NULL value resets the key: no database sets it, the schema's default applies.
-    int written = dconf.client_write_sync(client, key, variant, &tag, NULL, &error);
-    const char *result = NULL;
-    if (!written) {
-        snprintf(buffer, size, "dconf: %s", error != NULL && error->message != NULL ? error->message : "the write failed");
-        result = buffer;
-    }
-    if (error != NULL) dconf.error_free(error);
-    if (tag != NULL) dconf.free(tag);
-    if (variant != NULL) dconf.variant_unref(variant);
-    dconf.object_unref(client);
-    return result;
+    return write_variant(key, variant, buffer, size);
 }
 
 char *mprisd_gsettings_default_text(const char *schema_id, const char *key) {

@@ -38,8 +38,7 @@ struct SetupStores {
                 throw SetupError("xfconfd did not answer GetProperty(\(key)): \(error)")
             }
         case .kglobalaccel:
-            let id = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            guard id.count == 4 else { throw SetupError("not a kglobalaccel action: \(key)") }
+            let id = try Self.kglobalaccelID(key)
             guard try kglobalaccelActions(id[0])[id[1]] != nil else { return nil }
             do {
                 let reply = try kglobalaccel("shortcut", [.array(element: .string, id.map(DBusValue.string))])
@@ -81,8 +80,7 @@ struct SetupStores {
                 throw SetupError("xfconfd refused \(key): \(error)")
             }
         case .kglobalaccel:
-            let id = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            guard id.count == 4 else { throw SetupError("not a kglobalaccel action: \(key)") }
+            let id = try Self.kglobalaccelID(key)
             let actionID = DBusValue.array(element: .string, id.map(DBusValue.string))
             do {
                 if let value {
@@ -187,6 +185,13 @@ struct SetupStores {
         } catch {
             throw SetupError("xfconfd did not answer GetAllProperties(\(channel)): \(error)")
         }
+    }
+
+    /// The four parts of a kglobalaccel key (`KDEMediaKeys.key`).
+    static func kglobalaccelID(_ key: String) throws(SetupError) -> [String] {
+        let id = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard id.count == 4 else { throw SetupError("not a kglobalaccel action: \(key)") }
+        return id
     }
 
     /// The actions kglobalaccel knows of `component` (`allActionsForComponent`), by action, each
