@@ -31,8 +31,10 @@ public final class ChangeJournal: Sendable {
 
     /// Everything the file holds: the players' entries and the streams'.
     private struct Contents {
-        var players: [JournalEntry]
-        var streams: [StreamJournalEntry]
+        var players: [JournalEntry] = []
+        var streams: [StreamJournalEntry] = []
+        /// False until the owner may write the file (`init(unopened:)`, then `open`).
+        var isOpen = true
     }
 
     /// The journal's usual place.
@@ -48,6 +50,26 @@ public final class ChangeJournal: Sendable {
         self.entries.withLock { _ = save($0) }
     }
 
+    /// A journal in `file` that holds nothing and refuses every entry until `open`: the daemon's,
+    /// made with the parts that report on it before the daemon owns its name — only the one
+    /// owner may read what a dead predecessor left and write the file (`DaemonJournal`). A
+    /// change asked for meanwhile is refused like one the disk refuses, so it is not made.
+    public init(unopened file: StateFile = ChangeJournal.defaultFile, log: @escaping Log) {
+        self.file = file
+        self.log = log
+        entries = Mutex(Contents(isOpen: false))
+    }
+
+    /// Starts keeping the file, with `entries` and `streams` (written at once, so the file says
+    /// exactly that). Once only; a journal made open ignores it.
+    public func open(entries players: [JournalEntry], streams: [StreamJournalEntry]) {
+        entries.withLock { contents in
+            guard !contents.isOpen else { return }
+            contents = Contents(players: players, streams: streams)
+            save(contents)
+        }
+    }
+
     /// What the journal holds now about players.
     public var current: [JournalEntry] { entries.withLock { $0.players } }
 
@@ -55,7 +77,10 @@ public final class ChangeJournal: Sendable {
     public var currentStreams: [StreamJournalEntry] { entries.withLock { $0.streams } }
 
     /// Why the journal cannot be written now (the last write's error), nil while it can.
-    public var problem: String? { failure.withLock { $0 } }
+    public var problem: String? {
+        guard entries.withLock({ $0.isOpen }) else { return "not open yet" }
+        return failure.withLock { $0 }
+    }
 
     /// Writes `entry` down, replacing an older one of the same kind for the same player. False:
     /// the file could not be written, the journal is as before, and the change must not be made.
@@ -80,6 +105,7 @@ public final class ChangeJournal: Sendable {
     /// The entries with `change` applied, kept only once the file says so.
     private func commit(_ change: (inout Contents) -> Void) -> Bool {
         entries.withLock { entries in
+            guard entries.isOpen else { return false }
             var next = entries
             change(&next)
             guard save(next) else { return false }
@@ -97,6 +123,7 @@ public final class ChangeJournal: Sendable {
     /// Crosses out the stream entries `matching` says.
     public func forgetStreams(where matching: (StreamJournalEntry) -> Bool) {
         entries.withLock { entries in
+            guard entries.isOpen else { return }
             let before = entries.streams.count
             entries.streams.removeAll(where: matching)
             if entries.streams.count != before { save(entries) }
@@ -117,6 +144,7 @@ public final class ChangeJournal: Sendable {
     /// Crosses out the entries `matching` says.
     public func forget(where matching: (JournalEntry) -> Bool) {
         entries.withLock { entries in
+            guard entries.isOpen else { return }
             let before = entries.players.count
             entries.players.removeAll(where: matching)
             if entries.players.count != before { save(entries) }

@@ -144,6 +144,26 @@ final class PolicyStatusTextTests: XCTestCase {
         XCTAssertNil(read.players.first?.modeReason)
     }
 
+
+    /// Each player's streams from the daemon's join: their sink and volume (amplified above
+    /// 100 %), or `muted`; a player with none shows `-`; the document reads back.
+    func testAPlayersStreamsShowTheirSinkAndVolume() throws {
+        var mpv = PolicyStatus.Player(busName: "org.mpris.MediaPlayer2.mpv", owner: ":1.7", status: "Playing",
+                                      session: 4, pausedByPolicy: false, ducked: true)
+        mpv.audibleOn = ["hdmi", "usb-dac"]
+        mpv.streams = [.init(index: 7, sink: "usb-dac", volume: 0.249, muted: false),
+                       .init(index: 9, sink: "hdmi", volume: 1.5, muted: true)]
+        var firefox = PolicyStatus.Player(busName: "org.mpris.MediaPlayer2.firefox.instance_1_2", owner: ":1.8",
+                                          status: "Paused", session: 6, pausedByPolicy: false, ducked: false)
+        firefox.audibleOn = []
+        firefox.streams = []
+        let status = PolicyStatus(players: [mpv, firefox])
+        let text = status.text(colour: false)
+        XCTAssertTrue(text.contains("BUS NAME                                     STATUS   FLAGS   AUDIBLE ON\n"), text)
+        XCTAssertTrue(text.contains("org.mpris.MediaPlayer2.mpv                   Playing  ducked  usb-dac 25%,hdmi muted\n"), text)
+        XCTAssertTrue(text.contains("org.mpris.MediaPlayer2.firefox.instance_1_2  Paused   -       -\n"), text)
+        XCTAssertEqual(try PolicyStatus.decode(json: status.json()), status)
+    }
     // MARK: JSON
 
     func testJSONRoundTrip() throws {

@@ -74,6 +74,31 @@ final class ChangeJournalTests: XCTestCase {
         XCTAssertEqual(ChangeJournal.read(file, log: { XCTFail($0) }).map(\.kind), [.pause, .volume])
     }
 
+    /// The daemon's journal is made before its name is ours (the stream policy and the status
+    /// hold it) and opened after: until then it neither touches a predecessor's file nor takes an
+    /// entry — a change asked for meanwhile is refused, so it is not made (issue 23's linear
+    /// assembly without late binding).
+    func testAnUnopenedJournalLeavesThePredecessorsFileAndRefusesEntriesUntilOpened() throws {
+        let left = JournalEntry(player: mpv, owner: ":1.7", change: .volume(found: 0.8, set: 0.24))
+        _ = ChangeJournal(file: file, entries: [left], log: { XCTFail($0) })
+        let before = try String(contentsOfFile: file.path, encoding: .utf8)
+
+        let journal = ChangeJournal(unopened: file, log: { XCTFail($0) })
+        let asked = JournalEntry(player: mpv, owner: ":1.9", change: .pause(cause: ":1.12"))
+        XCTAssertFalse(journal.record(asked), "refused before open")
+        journal.forgetAll(player: mpv, owner: ":1.7")
+        XCTAssertEqual(try String(contentsOfFile: file.path, encoding: .utf8), before, "the predecessor's file untouched")
+        XCTAssertEqual(journal.current, [])
+        XCTAssertEqual(journal.problem, "not open yet")
+
+        journal.open(entries: [left], streams: [])
+        XCTAssertNil(journal.problem)
+        XCTAssertTrue(journal.record(asked))
+        XCTAssertEqual(ChangeJournal.read(file, log: { XCTFail($0) }), [left, asked])
+        journal.open(entries: [], streams: [])
+        XCTAssertEqual(journal.current, [left, asked], "opened once")
+    }
+
     func testDamagedLinesAreReportedAndSkipped() throws {
         try StateFile.makeDirectory(file.directory)
         let text = """

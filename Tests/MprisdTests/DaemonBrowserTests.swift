@@ -88,8 +88,12 @@ final class DaemonBrowserTests: StreamTestCase {
         // The user's mixer: 83 % left, 79 % right (a balance MPRIS Volume cannot express).
         try await server.pactl("set-sink-input-volume", String(stream.index), "83%", "79%")
         let user = try await waitForStream(stream.index, on: server, "the user's volume") { Set($0.channelVolumes.values).count == 2 }
-        try await waitForStatus("the daemon hears Firefox", timeout: .seconds(10)) { status in
-            status.players.first { $0.busName == firefox.busName }?.audibleOn == [server.sinkName]
+        // The join says where Firefox plays and how loud: the user's loudest channel.
+        try await waitForStatus("the daemon hears Firefox at the user's volume", timeout: .seconds(10)) { status in
+            guard let player = status.players.first(where: { $0.busName == firefox.busName }) else { return false }
+            return player.audibleOn == [server.sinkName] && player.streams.map { streams in
+                streams.map(\.index) == [stream.index] && abs(streams[0].volume - 0.83) < 0.005 && !streams[0].muted
+            } ?? false
         }
         let volumeBefore = try await firefox.volume()
 
@@ -100,6 +104,12 @@ final class DaemonBrowserTests: StreamTestCase {
         }
         let volumeDucked = try await firefox.volume()
         XCTAssertEqual(volumeDucked, volumeBefore, accuracy: 0.01, "its MPRIS Volume is not a second duck")
+        let loudestDucked = Double(expected.values.max() ?? 0) / 0x10000
+        try await waitForStatus("the status shows the duck on Firefox's stream", timeout: .seconds(10)) { status in
+            status.players.first { $0.busName == firefox.busName }?.streams.map { streams in
+                streams.count == 1 && abs(streams[0].volume - loudestDucked) < 0.005
+            } ?? false
+        }
 
         prompt.kill()
         let restored = try await waitForStream(stream.index, on: server, "the user's exact volume back") {

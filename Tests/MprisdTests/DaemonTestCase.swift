@@ -283,6 +283,15 @@ struct DaemonStatus: Decodable, CustomStringConvertible {
         var modeReason: String?
         /// The sinks its streams play on; absent where no audio server is followed.
         var audibleOn: [String]?
+        /// Its playback streams with their volume and mute; absent where no server is followed.
+        var streams: [PlayerStream]?
+    }
+
+    struct PlayerStream: Decodable, Equatable {
+        var index: UInt32
+        var sink: String?
+        var volume: Double
+        var muted: Bool
     }
 
     var version: Int

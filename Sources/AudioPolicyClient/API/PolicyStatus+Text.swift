@@ -135,8 +135,15 @@ extension PolicyStatus.Player {
          TextTable.Cell(flags, pausedByPolicy || ducked ? .yellow : .none)]
     }
 
-    /// The sinks it is audible on, or `-`.
+    /// Each of its streams' sink and volume (`usb-dac 83%`, `usb-dac muted`), else the sinks it
+    /// is audible on, or `-`.
     fileprivate var audibleCell: TextTable.Cell {
-        TextTable.Cell(audibleOn.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-")
+        if let streams, !streams.isEmpty {
+            let placed = streams.map { stream in
+                (stream.sink ?? "?") + " " + (stream.muted ? "muted" : PolicyStatus.streamPercent(stream.volume))
+            }
+            return TextTable.Cell(placed.joined(separator: ","))
+        }
+        return TextTable.Cell(audibleOn.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-")
     }
 }

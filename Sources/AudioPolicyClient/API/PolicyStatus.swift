@@ -64,6 +64,24 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
         }
     }
 
+    /// One playback stream of a player (`Player.streams`).
+    public struct PlayerStream: Codable, Sendable, Hashable {
+        /// The server's index of the sink input, as `pactl` shows it.
+        public var index: UInt32
+        /// The sink it plays on; nil while the server moves it.
+        public var sink: String?
+        /// The loudest channel's volume: 1.0 is 100 %.
+        public var volume: Double
+        public var muted: Bool
+
+        public init(index: UInt32, sink: String?, volume: Double, muted: Bool) {
+            self.index = index
+            self.sink = sink
+            self.volume = volume
+            self.muted = muted
+        }
+    }
+
     /// An MPRIS player that is not one of our sessions.
     public struct Player: Codable, Sendable, Hashable {
         public var busName: String
@@ -84,6 +102,10 @@ public struct PolicyStatus: Codable, Sendable, Hashable {
         /// The audio server's sinks its streams play on now (empty: none known); nil where no
         /// server is followed. Where a sink it plays on goes away, it is paused.
         public var audibleOn: [String]?
+        /// Its playback streams now, with the volume and mute the server reports (the user's
+        /// per-app setting, or the daemon's duck or call mute while one holds); nil where no
+        /// server is followed.
+        public var streams: [PlayerStream]?
 
         public init(busName: String, owner: String, status: String, session: UInt64,
                     pausedByPolicy: Bool, ducked: Bool, mode: String? = nil, modeReason: String? = nil) {

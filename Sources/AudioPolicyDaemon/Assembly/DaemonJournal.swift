@@ -25,10 +25,22 @@ final class DaemonJournal: Sendable {
     /// The write end of the guard's pipe; closed by `close`, or by the kernel when we die.
     private let guardPipe: Int32?
 
-    /// `lock`: the journal lock the daemon took before it asked for its name (`PolicyDaemon`),
-    /// nil when it could not be had.
-    init(connection: Connection, log: DaemonLog, lock: JournalLock?) {
+    /// The daemon's journal, not open yet: the parts that record in it and the status that
+    /// reports on it are made with it before the name is ours; `init` opens it.
+    static func unopened(log: DaemonLog) -> ChangeJournal {
+        // A full or read-only state directory fails every write: five lines a minute say so.
+        let failures = LogRateLimit()
+        return ChangeJournal(unopened: ChangeJournal.defaultFile, log: { line in
+            if let line = failures.admit(line) { log.warning(line) }
+        })
+    }
+
+    /// Replays what a dead predecessor left, then opens `journal` (made by `unopened`) with the
+    /// entries still waiting. `lock`: the journal lock the daemon took before it asked for its
+    /// name (`PolicyDaemon`), nil when it could not be had.
+    init(_ journal: ChangeJournal, connection: Connection, log: DaemonLog, lock: JournalLock?) {
         let say: @Sendable (String) -> Void = { log.info($0) }
+        self.journal = journal
         self.connection = connection
         self.log = log
         self.lock = lock
@@ -39,11 +51,7 @@ final class DaemonJournal: Sendable {
             say("journal: a previous mprisd left \(left.count + streams.count) change(s) to undo")
         }
         let waiting = JournalReplay(connection: connection, log: say).run(left)
-        // A full or read-only state directory fails every write: five lines a minute say so.
-        let failures = LogRateLimit()
-        journal = ChangeJournal(entries: waiting, streams: streams, log: { line in
-            if let line = failures.admit(line) { log.warning(line) }
-        })
+        journal.open(entries: waiting, streams: streams)
         pending = PendingResumes(connection: connection, journal: journal, waiting: waiting, log: say)
         pending.start()
         guardPipe = JournalGuard.start(log: log)

@@ -8,7 +8,6 @@ import MPRISDirectory
 import PolicyJournal
 import Posix
 import SessionCore
-import Synchronization
 import SystemContext
 #if canImport(Glibc)
 import Glibc
@@ -85,11 +84,17 @@ public enum PolicyDaemon {
             }
         }
         defer { wirePlumber.stop() }
-        // What the daemon does to each stream: the stream policy's report, once it exists (it
-        // needs the journal, which is opened only once the name is ours).
-        let late = LateParts()
+        // The journal of changes to other programs, opened (a dead predecessor's entries replayed)
+        // once the name is ours; until then it refuses every change, so nothing is changed that
+        // could not be undone.
+        let journal = DaemonJournal.unopened(log: log)
+        // The stream policy (issue 14): made before the service, whose `GetStatus` reports what
+        // it does to each stream; it follows the sessions and the link once they start (below).
+        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: journal,
+                                       wirePlumber: wirePlumber, trees: playerStreams.trees, log: log)
         let audioServerStatus: @Sendable (inout PolicyStatus) -> Void = { status in
-            AudioServerStatus.fill(&status, link: audioServer, report: late.report(),
+            let report = streams?.streamReport().mapValues { (session: $0.session, action: $0.action) } ?? [:]
+            AudioServerStatus.fill(&status, link: audioServer, report: report,
                                    wirePlumberPauses: wirePlumber.pausePlayback == .on)
         }
         // MARK: end of audio server (server-status)
@@ -117,12 +122,12 @@ public enum PolicyDaemon {
             },
             statusExtras: { status in
                 audioServerStatus(&status)
-                status.journalProblem = late.journalProblem
-                status.apps = late.apps()
-                late.fillAudibleSinks(&status)
-                if let audible = playerStreams.audibleSinks(of: directory.players) {
-                    for index in status.players.indices { status.players[index].audibleOn = audible[status.players[index].busName] ?? [] }
+                status.journalProblem = journal.problem
+                status.apps = streams?.appReport()
+                if let audible = streams?.audibleSinks() {
+                    for index in status.sessions.indices { status.sessions[index].audibleOn = audible[status.sessions[index].id] ?? [] }
                 }
+                PlayerStreamsStatus.fill(&status, from: playerStreams, players: directory.players)
             })
         do {
             try service.start()
@@ -146,8 +151,7 @@ public enum PolicyDaemon {
         // The only daemon now: what a dead predecessor changed in other programs is undone
         // before any player is followed.
         if let sameBus { journalLock = JournalLock(as: .init(role: .daemon, pid: getpid(), bus: sameBus)) }
-        let changes = DaemonJournal(connection: connection, log: log, lock: journalLock)
-        late.set(changes.journal)
+        let changes = DaemonJournal(journal, connection: connection, log: log, lock: journalLock)
         defer { changes.close() }
 
         // One system-bus connection for everything the daemon follows there (BlueZ for routes and
@@ -170,10 +174,6 @@ public enum PolicyDaemon {
         }
         let lock = watchLock(system: system, bus: systemBus, log: log)
         defer { lock?.stop() }
-        // The stream policy (issue 14), made here so the apps file's reloads can reach it; it
-        // follows the sessions and the link below.
-        let streams = makeStreamPolicy(link: audioServer, connection: connection, journal: changes.journal,
-                                       wirePlumber: wirePlumber, trees: playerStreams.trees, log: log)
         // The audio server's sinks as ports, its default sink as the pick, the mic mute key — fed
         // by the link's changes once it starts (below). A sink going away pauses the sessions
         // whose streams played there, which the stream policy knows (`AudibleSinks`); without it,
@@ -183,7 +183,7 @@ public enum PolicyDaemon {
                                                lossPerStream: streams != nil) { log.info($0) }
         let players = ForeignPlayerTracker(directory: directory, system: system,
                                            isOwnSession: { service.ownsSessions($0) }, sessions: sessions,
-                                           journal: changes.journal,
+                                           journal: journal,
                                            log: { log.info($0) })
         service.follow(players)
         // The apps file ($XDG_CONFIG_HOME/mprisd/apps, issue 15): the user's rules for apps without
@@ -213,12 +213,11 @@ public enum PolicyDaemon {
         // MARK: Audio-server streams (issue 14) — the policy acting on the streams of sessions
         // registered with `manageStreams`, fed by the one link made above.
         if let streams {
-            late.set(streams)
             // Jacks and BlueZ devices going away spare the sessions whose streams say where they
             // play (a jack pauses those on its card's sinks); the route decides for the rest.
             routing.decideLoss(by: .of(streams, jackControl: routes.jackControl, system: system, sessions: sessions))
             service.follow(streams: streams)
-            players.follow(streams: streams)  // players whose Volume cannot duck them
+            players.follow(streams: streams, join: playerStreams)  // each player's one duck channel
             // Apps without our API become implicit sessions (issue 15).
             streams.enableImplicitSessions(ImplicitSessionSetup(
                 system: system, sessions: sessions, rules: appRules.rules,
@@ -384,40 +383,5 @@ public enum PolicyDaemon {
             if case .failure(let error) = result { log.debug("screen lock not followed: \(error)") }
         }
         return monitor
-    }
-}
-
-/// The parts made once the name is ours — the journal, and the stream policy that needs it — for
-/// `GetStatus`, which is served before they exist: empty until `set`.
-private final class LateParts: Sendable {
-    private let policy = Mutex<StreamPolicy?>(nil)
-    private let journal = Mutex<ChangeJournal?>(nil)
-
-    func set(_ journal: ChangeJournal) {
-        self.journal.withLock { $0 = journal }
-    }
-
-    /// Why the journal cannot be written now (nothing is then changed in other programs).
-    var journalProblem: String? {
-        journal.withLock { $0 }?.problem
-    }
-
-    func apps() -> [PolicyStatus.App]? {
-        policy.withLock { $0 }?.appReport()
-    }
-
-    func set(_ streams: StreamPolicy) {
-        policy.withLock { $0 = streams }
-    }
-
-    /// Where each session is audible, while a server is connected (the players: `PlayerStreams`).
-    func fillAudibleSinks(_ status: inout PolicyStatus) {
-        guard let streams = policy.withLock({ $0 }), let audible = streams.audibleSinks() else { return }
-        for index in status.sessions.indices { status.sessions[index].audibleOn = audible[status.sessions[index].id] ?? [] }
-    }
-
-    func report() -> AudioServerStatus.Report {
-        guard let streams = policy.withLock({ $0 }) else { return [:] }
-        return streams.streamReport().mapValues { (session: $0.session, action: $0.action) }
     }
 }

@@ -6,10 +6,11 @@ import SessionCore
 /// Interruption stays `Pause`.
 extension ForeignPlayerTracker {
     /// The stream policy that ducks such players from now on, and to which every player claims
-    /// its streams (those found already too).
-    public func follow(streams: StreamPolicy) {
+    /// its streams (those found already too); `join` says which players play streams now.
+    public func follow(streams: StreamPolicy, join: PlayerStreams) {
         let known = state.withLock { state -> [(String, UInt64, Bool)] in
             state.streams = streams
+            state.join = join
             return state.tracked.values.filter { $0.session != nil }
                 .map { ($0.player.busName, $0.player.token, $0.player.duckByStream) }
         }
@@ -29,16 +30,16 @@ extension ForeignPlayerTracker {
         handOver(name, token: token, ducking: false)
     }
 
-    /// Whether the stream policy knows playback streams of the player now (its one duck channel
-    /// is then the streams' volume).
+    /// Whether the join shows playback streams of the player now (its one duck channel is then
+    /// the streams' volume, the user's per-app volume in the mixer, which comes back exactly).
     func playsStreams(_ name: String, token: UInt64) -> Bool {
-        let found = state.withLock { state -> (UInt64, StreamPolicy)? in
+        let join = state.withLock { state -> PlayerStreams? in
             guard let tracked = state.tracked[name], tracked.player.token == token, tracked.session != nil,
-                  let streams = state.streams else { return nil }
-            return (tracked.number, streams)
+                  state.streams != nil else { return nil }
+            return state.join
         }
-        guard let (number, streams) = found else { return false }
-        return streams.hasPlaybackStreams(ofSession: number)
+        guard let join, let listed = directory.player(name), listed.appearance == token else { return false }
+        return join.hasStreams(listed)
     }
 
     private func handOver(_ name: String, token: UInt64, ducking: Bool) {

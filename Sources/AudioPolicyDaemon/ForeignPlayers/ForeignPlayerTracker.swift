@@ -74,6 +74,8 @@ public final class ForeignPlayerTracker: Sendable {
         /// Ducks the streams of players whose `Volume` cannot (`follow(streams:)`); weak: the
         /// daemon owns it.
         weak var streams: StreamPolicy?
+        /// The players joined with their streams (`follow(streams:join:)`): which play streams now.
+        var join: PlayerStreams?
         /// The user's `player` rules (`setRules`).
         var rules = AppRules()
     }

@@ -9,11 +9,16 @@ import AudioServer
 /// Pure; `PlayerStreams` keeps the streams current, each reader brings the players' pids it
 /// knows (the arbiter from the directory's events in order, the status from the directory now).
 struct PlayerStreamJoin: Sendable, Hashable {
-    /// A playback stream: its process tree (nearest first, read once) and the sink it plays on
-    /// (nil: a sink the inventory does not hold, while the server moves it).
+    /// A playback stream: its process tree (nearest first, read once), the sink it plays on
+    /// (nil: a sink the inventory does not hold, while the server moves it), and its volume and
+    /// mute as the server reports them — the user's per-app setting in the mixer, or ours while
+    /// a duck or a call holds it.
     struct Placed: Sendable, Hashable {
         var chain: [Int32]
         var sink: String?
+        /// The loudest channel: 1.0 is 100 %.
+        var volume: Double = 1
+        var muted = false
     }
 
     /// The server is followed and connected: streams can be known to be absent.
@@ -71,7 +76,8 @@ struct PlayerStreamJoin: Sendable, Hashable {
         var join = PlayerStreamJoin(connected: connected)
         guard connected else { return join }
         for stream in inventory.streams.values where stream.id.direction == .playback {
-            join.streams[stream.id] = Placed(chain: trees.chain(of: stream), sink: inventory.device(of: stream)?.name)
+            join.streams[stream.id] = Placed(chain: trees.chain(of: stream), sink: inventory.device(of: stream)?.name,
+                                             volume: stream.volume.level, muted: stream.isMuted)
         }
         return join
     }

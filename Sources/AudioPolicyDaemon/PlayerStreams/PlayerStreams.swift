@@ -4,9 +4,15 @@ import Synchronization
 
 /// The players of the directory joined with their streams on the audio server (issue 23): the
 /// daemon's one pairing of players and streams, kept current from the link's changes. The
-/// arbiter reads it to know which players still have streams (their audio context), the status
-/// to say where each player is audible — every player, with a session or not — and the stream
-/// policy shares its process trees (`trees`), so each stream's `/proc` is read once.
+/// arbiter reads it to know which players still have streams (their audio context), the player
+/// tracker to choose each player's one duck channel (its streams' volume where it has streams,
+/// else MPRIS `Volume`), the status to say where each player is audible and how loud — every
+/// player, with a session or not — and the stream policy shares its process trees (`trees`), so
+/// each stream's `/proc` is read once.
+///
+/// The stream policy keeps its own copy of the link's inventory: its duck tells the user's
+/// change from the echo of its own by the order of the server's events, which a joined snapshot
+/// cannot give; it pairs streams with sessions (players and apps alike) by the same rule.
 ///
 /// Fed on the link's thread before the other readers of the same change; read from any thread.
 public final class PlayerStreams: Sendable {
@@ -32,11 +38,40 @@ public final class PlayerStreams: Sendable {
         join.withLock { $0 }
     }
 
-    /// Where each of `players` is audible now, by bus name (a player with no stream on a known
-    /// sink: an empty list); nil while no server is connected.
-    public func audibleSinks(of players: [DirectoryPlayer]) -> [String: [String]]? {
-        let pids = Dictionary(players.compactMap { player in player.processID.map { (player.busName, $0) } }) { first, _ in first }
-        guard let audible = current.audibleSinks(of: pids) else { return nil }
-        return Dictionary(uniqueKeysWithValues: players.map { ($0.busName, audible[$0.busName] ?? []) })
+    /// One of a player's playback streams now.
+    public struct Stream: Sendable, Hashable {
+        /// The server's index of the sink input.
+        public var index: UInt32
+        /// The sink it plays on; nil while the server moves it.
+        public var sink: String?
+        /// The loudest channel: 1.0 is 100 %.
+        public var volume: Double
+        public var muted: Bool
+    }
+
+    /// Each of `players`' playback streams now, by bus name (a player with none: an empty list);
+    /// nil while no server is connected.
+    public func streams(of players: [DirectoryPlayer]) -> [String: [Stream]]? {
+        let join = current
+        guard join.connected else { return nil }
+        let owned = join.streams(of: Self.pids(of: players))
+        return Dictionary(players.map { player in
+            let streams = (owned[player.busName] ?? []).compactMap { id in
+                join.streams[id].map { Stream(index: id.index, sink: $0.sink, volume: $0.volume, muted: $0.muted) }
+            }
+            return (player.busName, streams)
+        }) { first, _ in first }
+    }
+
+    /// Whether `player` plays streams on a connected server now: its one duck channel is then
+    /// their volume. False while its process is not known yet.
+    public func hasStreams(_ player: DirectoryPlayer) -> Bool {
+        guard let pid = player.processID else { return false }
+        let join = current
+        return join.connected && join.streams(of: [player.busName: pid])[player.busName] != nil
+    }
+
+    private static func pids(of players: [DirectoryPlayer]) -> [String: Int32] {
+        Dictionary(players.compactMap { player in player.processID.map { (player.busName, $0) } }) { first, _ in first }
     }
 }

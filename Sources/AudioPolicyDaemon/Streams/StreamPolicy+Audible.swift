@@ -4,16 +4,8 @@ import SessionCore
 /// Where each session is audible, from its own streams: its device loss (G-HEADPHONES-OUT per
 /// stream — when sinks go away, the sessions whose streams played there, and only those, get
 /// `oldDeviceUnavailable` from the engine, so that a player pauses when its headphones go and
-/// nobody pauses when a monitor nobody plays on sleeps), its duck channel, and the status.
+/// nobody pauses when a monitor nobody plays on sleeps), and the status.
 extension StreamPolicy {
-    /// Whether session `number` has playback streams on the server now (paired at the last
-    /// decision).
-    public func hasPlaybackStreams(ofSession number: UInt64) -> Bool {
-        state.withLock { state in
-            state.inventory.server != nil && state.pairs.contains { $0.key.direction == .playback && $0.value == number }
-        }
-    }
-
     /// Session number → the sinks its streams play on, while a server is connected (nil: none).
     public func audibleSinks() -> [UInt64: [String]]? {
         state.withLock { state in
