@@ -1,6 +1,10 @@
+import AudioPolicyClient
 import AudioPolicyDaemon
+import AudioServer
 import DBus
+import Glibc
 import MPRISDirectory
+import PolicyTestSupport
 import Synchronization
 import TestSupport
 import XCTest
@@ -84,5 +88,47 @@ final class PlayerArbiterTests: BusTestCase {
         let names = arbiter.listing().players.map(\.busName)
         XCTAssertEqual(names.filter { $0.hasPrefix("org.mpris.MediaPlayer2.flood") }.count, 16, "\(names)")
         arbiter.stop()
+    }
+
+    /// A paused player whose streams went stays the keys' player for the streams-gone limit and
+    /// leaves its audio context when it runs out — ten minutes crossed on a `VirtualClock`, one
+    /// millisecond before and one after, through the arbiter's own timer (issue 26).
+    func testAPausedPlayerWhoseStreamsWentLeavesItsContextWhenTheLimitRunsOut() async throws {
+        let clock = VirtualClock()
+        let join = PlayerStreams()
+        let arbiter = PlayerArbiter(directory: PlayerDirectory(connection: try connect()), log: { _ in })
+        arbiter.follow(streams: join, clock: clock.policyClock)
+        arbiter.start()
+        defer { arbiter.stop() }
+        // The player is this process's connection, so a stream of this process is its stream.
+        let player = try await TestPlayer(try connect(), name: "gone", status: "Playing")
+        let connected = AudioInventory(server: ServerIdentity(name: "test", version: "1", cookie: 1))
+        var playing = connected
+        let stream = AudioStream(id: StreamID(.playback, 1), applicationName: "test", processID: getpid())
+        playing.streams[stream.id] = stream
+        let changes = [InventoryChange(kind: .connected, previous: AudioInventory(), current: playing),
+                       InventoryChange(kind: .updated, previous: playing, current: connected)]
+        func row() -> PlayerListing.Player? { arbiter.listing().players.first { $0.busName == player.busName } }
+
+        feed(changes[0], join, arbiter)
+        var ok = await eventually(timeout: .seconds(5)) { row()?.hasStreams == true }
+        XCTAssertTrue(ok, "\(arbiter.listing())")
+        player.set("Paused")
+        feed(changes[1], join, arbiter)
+        ok = await eventually(timeout: .seconds(5)) { row()?.status == "Paused" && row()?.streamsGoneSince != nil }
+        XCTAssertTrue(ok, "\(arbiter.listing())")
+        XCTAssertEqual(arbiter.active?.busName, player.busName, "paused, and in its audio context")
+        XCTAssertEqual(clock.pendingJobs, 1, "one timer, for the deadline")
+
+        clock.advance(by: .seconds(PlayerRanking.streamsGoneLimit) - .milliseconds(1))
+        XCTAssertEqual(arbiter.active?.busName, player.busName, "a millisecond before the limit")
+        clock.advance(by: .milliseconds(2))
+        XCTAssertNil(arbiter.active, "out of its audio context: \(arbiter.listing())")
+        XCTAssertEqual(clock.pendingJobs, 0, "no timer left")
+    }
+
+    private func feed(_ change: InventoryChange, _ join: PlayerStreams, _ arbiter: PlayerArbiter) {
+        join.inventoryChanged(change)
+        arbiter.inventoryChanged(change)
     }
 }

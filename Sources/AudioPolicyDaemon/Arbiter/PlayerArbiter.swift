@@ -20,7 +20,7 @@ import Synchronization
 /// process and its end, in order (PlayerArbiter+Players.swift). All on the connection's I/O
 /// thread; idle, it costs nothing.
 ///
-/// Where the daemon follows an audio server (`follow(audioServer:streams:)`), it reads which
+/// Where the daemon follows an audio server (`follow(streams:clock:)`), it reads which
 /// players have playback streams from the daemon's one join (`PlayerStreams`), and a player whose streams have been gone for
 /// `PlayerRanking.streamsGoneLimit` leaves its context (PlayerArbiter+Streams.swift): one timer
 /// of the link's loop, armed only while such a deadline is pending.
@@ -30,14 +30,15 @@ import Synchronization
 public final class PlayerArbiter: Sendable {
     public typealias PauseCause = @Sendable (_ busName: String, _ owner: String) -> String?
     public typealias Log = @Sendable (String) -> Void
-    public typealias Clock = @Sendable () -> Date
 
     let directory: PlayerDirectory
     /// The session bus (the directory's), where the keys' commands go.
     let connection: Connection
     let pauseCause: PauseCause
     let log: Log
-    let now: Clock
+    /// The time of the ranking and of its one timer (the streams-gone deadline): the link's
+    /// once `follow(streams:clock:)` gives it; real time, without timers, before.
+    let clock: Mutex<PolicyClock?> = Mutex(nil)
     let state: Mutex<State>
     /// Held while a change of the active player is announced, so that handlers see the changes
     /// in the order they happened.
@@ -73,17 +74,20 @@ public final class PlayerArbiter: Sendable {
     /// context (tests shorten it).
     public init(directory: PlayerDirectory, ignore: PlayerIgnoreList = PlayerIgnoreList(),
                 streamsGoneLimit: TimeInterval = PlayerRanking.streamsGoneLimit,
-                pauseCause: @escaping PauseCause = { _, _ in nil },
-                now: @escaping Clock = { Date() }, log: @escaping Log) {
+                pauseCause: @escaping PauseCause = { _, _ in nil }, log: @escaping Log) {
         self.directory = directory
         connection = directory.connection
         self.pauseCause = pauseCause
         self.log = log
-        self.now = now
         state = Mutex(State(ranking: PlayerRanking(ignore: ignore, streamsGoneLimit: streamsGoneLimit)))
     }
 
     deinit { stop() }
+
+    /// Now, on the arbiter's clock.
+    func now() -> Date {
+        clock.withLock { $0 }?.date() ?? Date()
+    }
 
     // MARK: The choice
 

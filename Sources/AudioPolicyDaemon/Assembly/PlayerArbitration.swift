@@ -24,7 +24,7 @@ enum PlayerArbitration {
             return cause.map { describe($0, label: sessions.label(of:)) }
         }, log: { log.info($0) })
         if !ignore.rules.isEmpty { log.info("players ignored by the media keys: \(ignore.rules.joined(separator: ", "))") }
-        arbiter.follow(audioServer: audioServer, streams: streams)
+        arbiter.follow(streams: streams, clock: .live(audioServer))
         service.follow(arbiter: arbiter)
         arbiter.start { result in
             if case .failure(let error) = result { log.warning("players not arbitrated: \(error)") }

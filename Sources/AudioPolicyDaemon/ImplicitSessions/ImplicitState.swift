@@ -65,7 +65,7 @@ struct ImplicitState: Sendable {
     /// Apps whose streams are gone, newest first (at most `goneLimit`), for `mprisd apps`.
     var gone: [PolicyStatus.App] = []
     /// The timer that decides again when a grace period or a minimum time runs out.
-    var wake: LoopTimer?
+    var wake: PolicyTimer?
     var wakeAt: ContinuousClock.Instant?
     /// The engine's conditions (silent mode, lock), followed while enabled.
     var conditions: EventSubscription?

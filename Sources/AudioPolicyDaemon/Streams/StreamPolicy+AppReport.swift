@@ -64,7 +64,11 @@ extension StreamPolicy {
     /// What an app's session is doing now, for the status.
     private static func describe(_ managed: Managed?, isActive: Bool, hasSession: Bool, waiting: String?,
                                  row: PolicyStatus.App) -> String {
-        guard hasSession else { return row.appClass == AppClass.ignore.rawValue ? "ignored" : "no session (records only)" }
+        guard hasSession else {
+            if row.appClass == AppClass.ignore.rawValue { return "ignored" }
+            // A browser's input held with its playback for less than the minimum time yet.
+            return waiting.map { "no session yet (\($0))" } ?? "no session (records only)"
+        }
         var parts: [String] = []
         if let managed {
             if managed.isHeld { parts.append("waiting for the call to end (muted)") }

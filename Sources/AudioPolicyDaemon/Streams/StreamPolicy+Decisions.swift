@@ -45,7 +45,7 @@ extension StreamPolicy {
         let actions = state.withLock { state -> [StreamAction] in
             guard !state.stopped, let stream = state.inventory.streams[id], var applied = state.applied[id],
                   let duck = applied.duck, Self.same(duck.set, volume), !Self.same(stream.volume, volume),
-                  state.isSettling(id, within: serverSettling, at: .now),
+                  state.isSettling(id, within: serverSettling, at: clock.now()),
                   applied.duckChecks < Self.duckChecks else { return [] }
             applied.duckChecks += 1
             state.applied[id] = applied
@@ -70,7 +70,7 @@ extension StreamPolicy {
         guard let cookie = state.inventory.server?.cookie else { return [] }
         var actions: [StreamAction] = []
         state.pairs = [:]
-        let now = ContinuousClock.now
+        let now = clock.now()
         state.noteAppearances(at: now)
         let wirePlumberDucks = RoleBasedDucking.ducked(in: state.inventory)
         state.wirePlumberDucksLogged.formIntersection(wirePlumberDucks)

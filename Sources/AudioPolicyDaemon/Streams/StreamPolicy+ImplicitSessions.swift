@@ -79,7 +79,7 @@ extension StreamPolicy {
     /// Makes the implicit sessions follow the plan of the streams there are now (on the
     /// policy's thread).
     func updateImplicitSessions() -> [StreamAction] {
-        let now = ContinuousClock.now
+        let now = clock.now()
         let planned = state.withLock { state -> (ImplicitPlan, [AppKey: ImplicitSession], ImplicitSessionSetup)? in
             guard !state.stopped, let setup = state.implicit.setup else { return nil }
             var clocks = state.implicit.clocks
@@ -204,7 +204,7 @@ extension StreamPolicy {
         let flags = sessions.mapValues { implicit in
             (ducked: implicit.session.isDucked, interrupted: implicit.session.isInterrupted)
         }
-        let (stale, notes) = state.withLock { state -> (LoopTimer?, [StreamAction]) in
+        let (stale, notes) = state.withLock { state -> (PolicyTimer?, [StreamAction]) in
             guard !state.stopped else {
                 for events in made.values { events.cancel() }
                 return (nil, [])
@@ -241,7 +241,7 @@ extension StreamPolicy {
             let stale = state.implicit.wake
             state.implicit.wakeAt = plan.wakeAt
             state.implicit.wake = plan.wakeAt.flatMap { due in
-                link.after(due - now) { [weak self] in
+                clock.after(due - now) { [weak self] in
                     self?.thread.enqueue { [weak self] in self?.wakeUp() }
                 }
             }

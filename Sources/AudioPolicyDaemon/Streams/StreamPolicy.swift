@@ -56,6 +56,9 @@ public final class StreamPolicy: Sendable {
     /// stream appears (PulseAudio applies it at creation), possibly after we ducked it. Such a
     /// change is the user's volume for the role: the duck goes on from it (`serverSettling`).
     let serverSettling: Duration
+    /// The time of the timed decisions (the implicit sessions' graces, settling): the link's by
+    /// default, a driven one in tests.
+    let clock: PolicyClock
     /// The default `serverSettling`: restore-stream's change came within 50 ms here; a second
     /// leaves room for a loaded machine, and no user changes a new stream's volume sooner.
     public static let defaultServerSettling: Duration = .seconds(1)
@@ -186,13 +189,14 @@ public final class StreamPolicy: Sendable {
     public init(link: AudioServerLink, connection: Connection?, journal: ChangeJournal?,
                 log: @escaping Log, trees: StreamProcessTrees = StreamProcessTrees(),
                 serverSettling: Duration = StreamPolicy.defaultServerSettling,
-                wirePlumber: WirePlumberSettings? = nil) throws(PosixError) {
+                wirePlumber: WirePlumberSettings? = nil, clock: PolicyClock? = nil) throws(PosixError) {
         self.link = link
         self.wirePlumber = wirePlumber
         self.journal = journal
         self.log = log
         self.trees = trees
         self.serverSettling = serverSettling
+        self.clock = clock ?? .live(link)
         owners = connection.map(OwnerProcessIDs.init)
         thread = try SerialThread(name: "mprisd-streams")
     }
