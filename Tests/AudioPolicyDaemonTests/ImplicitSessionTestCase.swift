@@ -8,6 +8,7 @@ import PolicyTestSupport
 import SessionCore
 import Synchronization
 import SystemContext
+import TestSupport
 import XCTest
 
 /// What the implicit-session tests share: a policy with implicit sessions on a real engine and a
@@ -17,7 +18,7 @@ class ImplicitSessionTestCase: XCTestCase {
     static let cookie: UInt32 = 15
     static let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
     var directory = ""
-    let lines = PolicyLog()
+    let lines = LogRecorder()
 
     // Apps that know nothing of mprisd, each its own process (pids no process has: the ancestry
     // walk finds nothing to pair them with).
@@ -146,25 +147,5 @@ class ImplicitSessionTestCase: XCTestCase {
                 policy.thread.enqueueAndWait {}
             }
         }
-    }
-}
-
-/// Log lines collected from any thread.
-final class PolicyLog: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    func append(_ line: String) {
-        lines.withLock { $0.append(line) }
-    }
-
-    var count: Int { lines.withLock { $0.count } }
-
-    func contains(where matching: (String) -> Bool) -> Bool {
-        lines.withLock { $0.contains(where: matching) }
-    }
-
-    /// The lines from number `start` on.
-    func since(_ start: Int) -> [String] {
-        lines.withLock { Array($0.dropFirst(start)) }
     }
 }

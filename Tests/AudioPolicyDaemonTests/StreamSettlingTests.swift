@@ -2,9 +2,11 @@
 import AudioServer
 import Foundation
 import PolicyJournal
+import PolicyTestSupport
 import SessionCore
 import Synchronization
 import SystemContext
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +21,7 @@ final class StreamSettlingTests: XCTestCase {
     private static let cookie: UInt32 = 7
     private var directory = ""
     /// What the policy logged (its calls to the never-connected link are logged as refused).
-    private let lines = LogLines()
+    private let lines = LogRecorder()
 
     override func setUp() {
         directory = NSTemporaryDirectory() + "mprisd-settling-\(UUID().uuidString.prefix(8))"
@@ -109,10 +111,36 @@ final class StreamSettlingTests: XCTestCase {
         withExtendedLifetime(sessions) {}
     }
 
+    /// The first second is counted on the policy's clock: a change 1 ms before it ends is the
+    /// server's (the duck goes on from it), 1 ms after it the user's (kept) — on a `VirtualClock`,
+    /// with no time waited (issue 26).
+    func testTheSettlingWindowEndsExactlyOnThePolicysClock() throws {
+        let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
+        let chosen = ChannelVolume(uniform: 52_429, count: 2)
+        let ducked = full.scaled(by: StreamPolicy.duckRatio)
+        for (offset, isTheServers) in [(Duration.milliseconds(-1), true), (.milliseconds(1), false)] {
+            let clock = VirtualClock()
+            let (policy, journal, sessions) = try start(settling: StreamPolicy.defaultServerSettling, clock: clock)
+            defer { policy.stop(patience: .milliseconds(10)) }
+            policy.inventoryChanged(change(.connected, from: inventory(), to: inventory(full)))
+            try waitForDuck(journal, found: full)
+            policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(ducked)))
+            policy.thread.enqueueAndWait {}
+            clock.advance(by: StreamPolicy.defaultServerSettling + offset)
+            policy.inventoryChanged(change(.updated, from: inventory(ducked), to: inventory(chosen)))
+            if isTheServers {
+                try waitForDuck(journal, found: chosen)
+            } else {
+                try waitUntil("the user's choice is kept: nothing journaled") { journal.currentStreams.isEmpty }
+            }
+            withExtendedLifetime(sessions) {}
+        }
+    }
+
     // MARK: Helpers
 
     /// A policy acting for a ducked playback session whose owner is this process.
-    private func start(settling: Duration) throws -> (StreamPolicy, ChangeJournal, [AudioSession]) {
+    private func start(settling: Duration, clock: VirtualClock? = nil) throws -> (StreamPolicy, ChangeJournal, [AudioSession]) {
         let system = AudioSystem(conditions: SystemConditions(isOutputVolumeKnown: false))
         let music = try system.makeSession(SessionConfiguration(.playback))
         let ducker = try system.makeSession(SessionConfiguration(.playback, options: [.mixWithOthers, .duckOthers]))
@@ -123,7 +151,7 @@ final class StreamSettlingTests: XCTestCase {
         let link = AudioServerLink(address: .unknown(reason: "a test"), log: { _ in })
         let lines = self.lines
         let policy = try StreamPolicy(link: link, connection: nil, journal: journal, log: { lines.append($0) },
-                                      serverSettling: settling)
+                                      serverSettling: settling, clock: clock?.policyClock)
         policy.manage(music, number: 1, label: "music", owner: ":1.1", pid: getpid())
         return (policy, journal, [music, ducker])
     }
@@ -159,22 +187,5 @@ final class StreamSettlingTests: XCTestCase {
             guard ContinuousClock.now < deadline else { return XCTFail("timed out: \(what)", file: file, line: line) }
             usleep(10_000)
         }
-    }
-}
-
-/// Log lines collected from any thread.
-private final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    func append(_ line: String) {
-        lines.withLock { $0.append(line) }
-    }
-
-    func contains(where matching: (String) -> Bool) -> Bool {
-        lines.withLock { $0.contains(where: matching) }
-    }
-
-    func count(where matching: (String) -> Bool) -> Int {
-        lines.withLock { $0.filter(matching).count }
     }
 }
