@@ -1,5 +1,4 @@
 import DBus
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -10,25 +9,25 @@ final class AnnounceThenReleaseTests: BusTestCase {
     private static let interface = "org.mprisd.Announcer"
 
     func testTheAnnouncementComesBeforeTheRelease() async throws {
-        let state = StateBox()
+        let state = ValueBox("playing")
         let (_, object) = try await service(Self.name, [
             Interface(Self.interface, properties: [
                 Property("State", .string, get: { .string(state.value.withLock { $0 }) }),
             ]),
         ])
         let client = try connect()
-        let seen = StateBox()
+        let seen = ValueBox<[String]>([])
         let subscriptions = [
             try await client.subscribe(MatchRule(interface: "org.freedesktop.DBus.Properties",
                                                  member: "PropertiesChanged", path: object.path)) { message in
                 guard message.body.count == 3, case .dictionary(_, _, let entries) = message.body[1],
                       case .variant(.string(let value))? = entries.first?.value else { return }
-                seen.events.withLock { $0.append("State=\(value)") }
+                seen.value.withLock { $0.append("State=\(value)") }
             },
             try await client.subscribe(MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
                                                  member: "NameOwnerChanged", arguments: [0: Self.name])) { message in
                 guard message.body.count == 3, case .string(let owner) = message.body[2], owner.isEmpty else { return }
-                seen.events.withLock { $0.append("released") }
+                seen.value.withLock { $0.append("released") }
             },
         ]
         defer { for subscription in subscriptions { subscription.cancel() } }
@@ -38,21 +37,15 @@ final class AnnounceThenReleaseTests: BusTestCase {
             object.propertiesChanged(Self.interface, ["State"], thenReleasing: Self.name) { done.resume(returning: $0) }
         }
         XCTAssertEqual(try reply.get(), .released)
-        let both = await eventually { seen.events.withLock { $0.count } == 2 }
+        let both = await eventually { seen.value.withLock { $0.count } == 2 }
         XCTAssertTrue(both)
-        XCTAssertEqual(seen.events.withLock { $0 }, ["State=stopped", "released"])
+        XCTAssertEqual(seen.value.withLock { $0 }, ["State=stopped", "released"])
 
         // Nothing changed since: no signal; the release still reaches the bus, which owns nothing to give up.
         let again = await withCheckedContinuation { (done: CheckedContinuation<Result<Connection.ReleaseNameReply, DBusError>, Never>) in
             object.propertiesChanged(Self.interface, ["State"], thenReleasing: Self.name) { done.resume(returning: $0) }
         }
         XCTAssertEqual(try again.get(), .nonExistent)
-        XCTAssertEqual(seen.events.withLock { $0 }, ["State=stopped", "released"])
+        XCTAssertEqual(seen.value.withLock { $0 }, ["State=stopped", "released"])
     }
-}
-
-/// The service's property value, and what the client saw, shared with I/O-thread closures.
-private final class StateBox: Sendable {
-    let value = Mutex("playing")
-    let events = Mutex<[String]>([])
 }
