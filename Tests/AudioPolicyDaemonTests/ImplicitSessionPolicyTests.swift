@@ -20,7 +20,7 @@ import XCTest
 ///
 /// The streams carry no properties, so they have no restore key: an undo the link refuses is
 /// crossed out of the journal at once (nothing left to repair), which is how an undo shows here.
-final class ImplicitSessionPolicyTests: ImplicitSessionTestCase {
+final class ImplicitSessionPolicyTests: ImplicitSessionPolicyTestCase {
     // MARK: Calls
 
     func testAZoomCaptureMutesAnotherAppsMusicUntilItEnds() throws {

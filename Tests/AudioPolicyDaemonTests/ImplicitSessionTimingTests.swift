@@ -14,7 +14,7 @@ import XCTest
 /// input's minimum time — crossed on a `VirtualClock`: a millisecond before each runs out and a
 /// millisecond after, with no time waited (issue 26). The pure plan's arithmetic is
 /// ImplicitPlanTests'; here the policy's own timer and decisions on its thread.
-final class ImplicitSessionTimingTests: ImplicitSessionTestCase {
+final class ImplicitSessionTimingTests: ImplicitSessionPolicyTestCase {
     /// A call app's capture corked (the user muting themselves) keeps the call for the corked
     /// grace and ends it once the grace has run out — to the millisecond, with no time waited.
     func testACorkedCallCaptureEndsItsCallOnlyOnceTheCorkedGraceHasRunOut() throws {
@@ -81,5 +81,32 @@ final class ImplicitSessionTimingTests: ImplicitSessionTestCase {
         harness.advance(by: .milliseconds(2))
         try waitUntil("held for the minimum time: a call") { self.app("Chromium input", in: harness)?.session != nil }
         XCTAssertEqual(app("Chromium input", in: harness)?.state, "active")
+    }
+
+    /// A call that begins right after another ended — before the engine has handed the music
+    /// its interruption's end — mutes the music all the same, and its end unmutes it: what
+    /// ImplicitCallTests saw once on PipeWire (a microphone closed past the grace, reopened 60 ms
+    /// after the first call ended, and the music left playing through the second call).
+    func testACallBeginningAsTheLastOneEndsStillMutesTheMusic() throws {
+        let harness = try start([Self.jukebox])
+        defer { harness.policy.stop(patience: .milliseconds(10)) }
+        try waitUntil("the music's implicit session is active") { self.app("jukebox", in: harness)?.state == "active" }
+        for round in 1...20 {
+            var call = Self.zoom
+            call.id.index = UInt32(round)
+            harness.feed([Self.jukebox, call])
+            try waitUntil("call \(round) mutes the music") { self.isMuted(Self.jukebox, in: harness.journal) }
+            harness.feed([Self.jukebox])
+            var next = Self.zoom
+            next.id.index = UInt32(100 + round)
+            harness.feed([Self.jukebox, next])
+            harness.settle()
+            try waitUntil("the call begun at once keeps the music muted (round \(round)): \(harness.policy.appReport())") {
+                self.isMuted(Self.jukebox, in: harness.journal)
+            }
+            harness.feed([Self.jukebox])
+            try waitUntil("its end unmutes the music (round \(round))") { !self.isMuted(Self.jukebox, in: harness.journal) }
+            try waitUntil("the music active again") { self.app("jukebox", in: harness)?.state == "active" }
+        }
     }
 }

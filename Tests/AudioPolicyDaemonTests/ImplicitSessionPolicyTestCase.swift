@@ -14,7 +14,7 @@ import XCTest
 /// What the implicit-session tests share: a policy with implicit sessions on a real engine and a
 /// real journal, fed the server's events as values, its time a `VirtualClock` the test drives
 /// (ImplicitSessionPolicyTests, ImplicitSessionTimingTests).
-class ImplicitSessionTestCase: XCTestCase {
+class ImplicitSessionPolicyTestCase: XCTestCase {
     static let cookie: UInt32 = 15
     static let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
     var directory = ""
@@ -124,7 +124,7 @@ class ImplicitSessionTestCase: XCTestCase {
         /// The server's inventory with `streams`.
         func inventory(_ streams: [AudioStream]) -> AudioInventory {
             var inventory = AudioInventory(server: ServerIdentity(name: "test", version: "1",
-                                                                  cookie: ImplicitSessionTestCase.cookie))
+                                                                  cookie: ImplicitSessionPolicyTestCase.cookie))
             for stream in streams { inventory.streams[stream.id] = stream }
             return inventory
         }
