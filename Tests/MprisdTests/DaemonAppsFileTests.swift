@@ -45,8 +45,8 @@ final class DaemonAppsFileTests: DaemonTestCase {
         XCTAssertTrue(listed.stdout.hasPrefix("Apps"), "the daemon's apps come first: \(listed.stdout)")
         XCTAssertTrue(listed.stdout.contains("Rules  \(appsFile)\n"), listed.stdout)
         XCTAssertTrue(listed.stdout.contains("binary zoom  ignore"), listed.stdout)
-        try await Task.sleep(for: .milliseconds(300))
-        XCTAssertEqual(logLines("apps file reloaded").count, 3, "an unchanged file is not reloaded: \(daemon?.stderr ?? "")")
+        let unchanged = await holds(for: .milliseconds(300)) { self.logLines("apps file reloaded").count == 3 }
+        XCTAssertTrue(unchanged, "an unchanged file is not reloaded: \(daemon?.stderr ?? "")")
     }
 
     /// The `mprisd apps` snippet of docs/calls-and-prompts.md ("Calls and prompts from any app"), line

@@ -180,8 +180,8 @@ final class DaemonArbiterTests: ArbiterTestCase {
         defer { call.kill() }
         try await waitForCalls(fake, ["Pause"])
         // A second Pause (the daemon's, forwarded by playerctld) would start it again.
-        try await Task.sleep(for: .seconds(1))
-        XCTAssertEqual(fake.calls, ["Pause"], "daemon: \(daemon?.stderr.suffix(2000) ?? "")")
+        let once = await holds(for: .seconds(1)) { fake.calls == ["Pause"] }
+        XCTAssertTrue(once, "\(fake.calls)\ndaemon: \(daemon?.stderr.suffix(2000) ?? "")")
         let now = try await status(of: fake)
         XCTAssertEqual(now, "Paused")
     }

@@ -87,6 +87,8 @@ final class DaemonHeadsetTests: DaemonTestCase {
         defer { mpv.kill() }
         _ = try await bluez.waitForRegisteredPlayer { $0.path.hasSuffix(Self.element(mpv.uniqueName)) }
 
+        // Time is the subject here: wake-ups counted over two idle seconds, after half a second
+        // for the last replies to land (BENCHMARKS.md, idle wake-ups).
         try await Task.sleep(for: .milliseconds(500))
         let before = daemon.contextSwitches()
         try await Task.sleep(for: .seconds(2))

@@ -30,9 +30,8 @@ final class DaemonLockTests: DaemonTestCase {
         XCTAssertEqual(locked.session(named: "tunes")?.interrupted, false, "\(locked)")
         let seen = await eventually { chime.stderr.contains("interruption(") && chime.stderr.contains("began") }
         XCTAssertTrue(seen, "mprisd run --verbose shows the interruption: \(chime.stderr)")
-        try await Task.sleep(for: .milliseconds(300))
-        let playing = try await playerctl("-p", "tunes", "status")
-        XCTAssertEqual(playing, "Playing", "the lock never pauses media playback: \(player.stderr)")
+        // The lock never pauses media playback.
+        try await assertPlayer("tunes", stays: "Playing", for: .milliseconds(300), context: player.stderr)
 
         try await logind.setLocked(false, session: session)
         try await waitForStatus("unlocked, the ambient session no longer interrupted") { status in

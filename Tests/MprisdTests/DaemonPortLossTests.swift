@@ -161,12 +161,8 @@ final class DaemonPortLossTests: ArbiterTestCase {
     /// `fake` gets no call for `duration`.
     private func assertNoCalls(_ fake: FakePlayer, for duration: Duration, file: StaticString = #filePath,
                                line: UInt = #line) async throws {
-        let deadline = ContinuousClock.now + duration
-        repeat {
-            XCTAssertEqual(fake.calls, [], "daemon: \(daemon?.stderr ?? "")", file: file, line: line)
-            if !fake.calls.isEmpty { return }
-            try await Task.sleep(for: .milliseconds(50))
-        } while ContinuousClock.now < deadline
+        let quiet = await holds(for: duration) { fake.calls.isEmpty }
+        XCTAssertTrue(quiet, "\(fake.calls)\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
     }
 
     private func daemonLogCount(_ fragment: String) -> Int {

@@ -18,13 +18,8 @@ final class DaemonRestartTests: DaemonTestCase {
         XCTAssertEqual(stopped, 0, first.stderr)
         try await waitUntil("the name is free") { try await self.policyOwner() == nil }
         // Only the policy went away, not the sound: the player plays on, with its MPRIS name.
-        let deadline = ContinuousClock.now + .milliseconds(600)
-        repeat {
-            let now = try await playerctl("-p", "survivor", "status")
-            XCTAssertEqual(now, "Playing", "the player plays on while no daemon runs: \(player.stderr)")
-            if now != "Playing" { break }
-            try await Task.sleep(for: .milliseconds(100))
-        } while ContinuousClock.now < deadline
+        let playsOn = try await holds(for: .milliseconds(600)) { try await self.playerctl("-p", "survivor", "status") == "Playing" }
+        XCTAssertTrue(playsOn, "the player plays on while no daemon runs: \(player.stderr)")
         XCTAssertTrue(player.stderr.contains("the policy daemon went away; playing on"), player.stderr)
         XCTAssertTrue(player.isRunning, player.stderr)
 

@@ -65,9 +65,7 @@ final class DaemonScenarioTests: DaemonTestCase {
             try await self.playerctl("-p", "music", "status") == "Paused"
         }
         try await mpv.pause()
-        try await Task.sleep(for: .milliseconds(500))
-        let still = try await playerctl("-p", "music", "status")
-        XCTAssertEqual(still, "Paused", "the user chose the other app: no resume when it stops")
+        try await assertPlayer("music", stays: "Paused")  // the user chose the other app: no resume when it stops
         XCTAssertTrue(music.isRunning)
 
         // And the other way round: playing mprisd play again pauses mpv.

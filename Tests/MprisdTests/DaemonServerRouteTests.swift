@@ -221,10 +221,10 @@ final class DaemonServerRouteTests: DaemonTestCase {
         let ended = recorder.stderr.split(separator: "\n").filter { $0.contains("ended") }
         XCTAssertEqual(ended.count, 1, recorder.stderr)
         XCTAssertTrue(ended.allSatisfy { $0.contains("InterruptionOptions(rawValue: 0)") }, "G-INT-MIC: no shouldResume: \(ended)")
-        try await Task.sleep(for: .milliseconds(300))
-        let status = try await busStatus()
-        XCTAssertFalse(status.sessions.contains { $0.name == "recorder" && $0.active },
-                       "the microphone never switches back on by itself: \(status)")
+        let staysOff = try await holds(for: .milliseconds(300)) {
+            try await !self.busStatus().sessions.contains { $0.name == "recorder" && $0.active }
+        }
+        XCTAssertTrue(staysOff, "the microphone never switches back on by itself")
     }
 }
 

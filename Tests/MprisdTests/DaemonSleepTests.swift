@@ -79,12 +79,11 @@ final class DaemonSleepTests: DaemonTestCase {
     /// Asserts that `playerctl -p NAME status` says `status` now and for `duration`.
     private func assertPlayerStays(_ name: String, _ status: String, for duration: Duration,
                                    file: StaticString = #filePath, line: UInt = #line) async throws {
-        let deadline = ContinuousClock.now + duration
-        repeat {
-            let now = try await playerctl("-p", name, "status")
-            XCTAssertEqual(now, status, "\(name) changed\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
-            if now != status { return }
-            try await Task.sleep(for: .milliseconds(100))
-        } while ContinuousClock.now < deadline
+        var last = status
+        let held = try await holds(for: duration) {
+            last = try await playerctl("-p", name, "status")
+            return last == status
+        }
+        XCTAssertTrue(held, "\(name) changed to \(last)\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
     }
 }

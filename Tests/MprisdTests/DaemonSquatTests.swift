@@ -63,7 +63,7 @@ final class DaemonSquatTests: DaemonTestCase {
             // Cancelled: the test stopped asking; a call in flight just finishes.
             _ = try result.get()
             slowest = max(slowest, ContinuousClock.now - started)
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: .milliseconds(20))  // time is the subject here: a status every 20 ms
         }
         return slowest
     }
@@ -86,7 +86,7 @@ final class DaemonSquatTests: DaemonTestCase {
         let answering = Task { try await DaemonSquatTests.slowestStatus(asking: asker) }
 
         // A real player started during the flood is tracked soon after taking its name.
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(100))  // time is the subject here: into the flood
         let mpv = try await MPVPlayer.start(bus: bus, file: tone)
         let appeared = ContinuousClock.now
         try await waitForStatus("the daemon tracks mpv", timeout: .seconds(5)) { status in

@@ -35,7 +35,8 @@ final class DaemonStreamsGoneTests: StreamTestCase {
             return row.status == "Paused" && row.hasStreams == false && row.streamsGoneSince != nil
         }
         XCTAssertEqual(paused.player(player)?.active, true)
-        // The limit passes (with room to spare): the interruption holds it in its context.
+        // The limit passes (with room to spare): the interruption holds it in its context. Time is
+        // the subject here: the daemon runs on real time (the limit's edges: PlayerArbiterTests).
         try await Task.sleep(for: .seconds(Self.limit + 3))
         let later = try await players()
         let row = try XCTUnwrap(later.player(player))
@@ -57,7 +58,7 @@ final class DaemonStreamsGoneTests: StreamTestCase {
         }
         try await mpv.pause()
         try await waitForPlayers("mpv paused") { $0.player(mpv.busName)?.status == "Paused" }
-        try await Task.sleep(for: .seconds(Self.limit + 3))
+        try await Task.sleep(for: .seconds(Self.limit + 3))  // time is the subject here, as above
         let listing = try await players()
         let row = try XCTUnwrap(listing.player(mpv.busName))
         XCTAssertTrue(row.active, "mpv keeps its stream (corked) on pause: \(row.reason)")
@@ -93,6 +94,7 @@ final class DaemonStreamsGoneTests: StreamTestCase {
         if kind == .pipeWire, let daemon {
             // No deadline is pending any more: nothing wakes the daemon. (Only on PipeWire: the test
             // PulseAudio's loopback stream sends an event about once a second; StreamDuckTests.)
+            // Time is the subject here: wake-ups counted over two idle seconds.
             try await Task.sleep(for: .milliseconds(500))
             let before = daemon.contextSwitches()
             try await Task.sleep(for: .seconds(2))

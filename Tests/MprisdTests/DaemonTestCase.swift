@@ -232,13 +232,12 @@ class DaemonTestCase: PlayerTestCase {
     /// Asserts that mpv's `PlaybackStatus` is `status` now and stays so for `duration`.
     func assertStays(_ mpv: MPVPlayer, _ status: String, for duration: Duration = .milliseconds(600),
                      file: StaticString = #filePath, line: UInt = #line) async throws {
-        let deadline = ContinuousClock.now + duration
-        repeat {
-            let now = try await mpv.playbackStatus()
-            XCTAssertEqual(now, status, "\(mpv.busName) changed\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
-            if now != status { return }
-            try await Task.sleep(for: .milliseconds(50))
-        } while ContinuousClock.now < deadline
+        var last = status
+        let held = try await holds(for: duration) {
+            last = try await mpv.playbackStatus()
+            return last == status
+        }
+        XCTAssertTrue(held, "\(mpv.busName) changed to \(last)\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
     }
 }
 

@@ -38,9 +38,7 @@ final class DaemonUnplugTests: DaemonTestCase {
         try await assertStays(mpv, "Paused", for: .milliseconds(100))
         try card.setHeadphones(plugged: true)
         try await waitForStatus("the headphones are back") { $0.route.outputs.map(\.type) == ["headphones"] }
-        try await Task.sleep(for: .milliseconds(400))
-        let afterPlugIn = try await playerctl("-p", "jack", "status")
-        XCTAssertEqual(afterPlugIn, "Paused", "plugging in never resumes")
+        try await assertPlayer("jack", stays: "Paused", for: .milliseconds(400))  // plugging in never resumes
         try await assertStays(mpv, "Paused", for: .milliseconds(100))
     }
 }

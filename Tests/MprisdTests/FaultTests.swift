@@ -18,7 +18,7 @@ final class FaultTests: PlayerTestCase {
                          _ condition: () async throws -> Bool) async throws -> Duration {
         while ContinuousClock.now - start < .seconds(5) {
             if try await condition() { return ContinuousClock.now - start }
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(for: .milliseconds(1))  // a poll: the time until it held is the figure
         }
         throw TestSupportError(failure)
     }
@@ -144,9 +144,11 @@ final class FaultTests: PlayerTestCase {
             let client = try runInSession(arguments)
             clients.append(client)
             if round == 9 || round == 17 {
-                try await Task.sleep(for: .milliseconds(100))
+                try await waitUntil("ducked by duck\(round)") { try await self.flag("ducked", of: "victim", watcher) == true }
                 daemon.kill()  // SIGKILL while the ducker is active
-                try await Task.sleep(for: .milliseconds(100))
+                try await waitUntil("the killed daemon's name is free") {
+                    try await !watcher.listNames().contains(Self.policyName)
+                }
                 daemon = try await startDaemon(watcher: watcher)
             }
             _ = await client.waitForExit(timeout: .seconds(10))

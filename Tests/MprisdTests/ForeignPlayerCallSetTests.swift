@@ -98,11 +98,16 @@ final class ForeignPlayerCallSetTests: DaemonTestCase {
             // The player "plays" again before each round, announcing it as a real one would.
             received.status.withLock { $0 = "Playing" }
             object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["PlaybackStatus"])
-            try await Task.sleep(for: .milliseconds(100))
+            try await waitForStatus("the daemon sees the recorder playing") { status in
+                status.players.contains { $0.busName == "org.mpris.MediaPlayer2.recorder" && $0.status == "Playing" }
+            }
             let program = try run(arguments)
             _ = await program.waitForExit()
         }
-        try await Task.sleep(for: .milliseconds(300))
+        let reached = await eventually {
+            received.methods.withLock { $0 }.contains("Pause") && received.writes.withLock { $0 }.contains("Volume")
+        }
+        XCTAssertTrue(reached, "the storm reached the player")
         let methods = Set(received.methods.withLock { $0 })
         let writes = Set(received.writes.withLock { $0 })
         XCTAssertTrue(methods.isSubset(of: ["Pause", "Play"]), "only Pause and Play: \(methods)")

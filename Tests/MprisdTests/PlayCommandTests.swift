@@ -141,6 +141,7 @@ final class PlayCommandTests: PlayerTestCase {
         try await waitUntil("playing") { try await self.playerctl("-p", "idle", "status") == "Playing" }
         try await playerctl("-p", "idle", "pause")
         try await waitUntil("Paused") { try await self.playerctl("-p", "idle", "status") == "Paused" }
+        // Time is the subject here: a paused player's wake-ups counted over one second.
         try await Task.sleep(for: .milliseconds(300))
         let before = player.contextSwitches()
         try await Task.sleep(for: .seconds(1))

@@ -14,7 +14,7 @@ final class PlayFormatChangeTests: PlayerTestCase {
         try await waitUntil("playing") { try await self.playerctl("-p", "rates", "status") == "Playing" }
         // The silent output holds 2 s: the first track (1.5 s) is decoded to its end at once, and
         // the second waits for its tail (in 44.1 kHz) to play out.
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // time is the subject here: play into the first track
         let asked = ContinuousClock.now
         try await playerctl("-p", "rates", "pause")
         try await waitUntil("paused") { try await self.playerctl("-p", "rates", "status") == "Paused" }

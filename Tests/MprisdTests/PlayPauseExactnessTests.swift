@@ -21,10 +21,10 @@ final class PlayPauseExactnessTests: PacedCardTestCase {
         for _ in 0..<3 {
             let playFor = Int.random(in: 300...1_200, using: &random)
             pauses.append(playFor)
-            try await Task.sleep(for: .milliseconds(playFor))
+            try await Task.sleep(for: .milliseconds(playFor))  // time is the subject here: play for that long
             try await playerctl("-p", "exact", "pause")
             try await waitUntil("paused") { try await self.playerctl("-p", "exact", "status") == "Paused" }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 100...500, using: &random)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100...500, using: &random)))  // paused that long
             try await playerctl("-p", "exact", "play")
             try await waitUntil("playing again") { try await self.playerctl("-p", "exact", "status") == "Playing" }
         }

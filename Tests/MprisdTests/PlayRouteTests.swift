@@ -95,9 +95,8 @@ final class PlayRouteTests: PacedCardTestCase {
                                try track("long.wav", seconds: 30)], environment: environment)
         try await waitUntil("playing") { try await self.playerctl("-p", "speakerpick", "status") == "Playing" }
         try card.setHeadphones(plugged: false)
-        try await Task.sleep(for: .milliseconds(600))
-        let status = try await playerctl("-p", "speakerpick", "status")
-        XCTAssertEqual(status, "Playing", "the audio went to the picked speaker, not the headphones")
+        // The audio went to the picked speaker, not the headphones.
+        try await assertPlayer("speakerpick", stays: "Playing", for: .milliseconds(600))
         let flows = await grows("first")
         XCTAssertTrue(flows)
         player.signal(SIGTERM)

@@ -51,8 +51,8 @@ final class PlayStopOrderTests: PlayerTestCase {
         var frozen = true
         defer { if frozen { kill(bus.pid, SIGCONT) } }
         player.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(600))
-        XCTAssertTrue(player.isRunning, "the player exited before the bus answered its release")
+        let waits = await holds(for: .milliseconds(600)) { player.isRunning }
+        XCTAssertTrue(waits, "the player exited before the bus answered its release")
         kill(bus.pid, SIGCONT)
         frozen = false
         let thawed = ContinuousClock.now

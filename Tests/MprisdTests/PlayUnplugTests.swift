@@ -25,17 +25,15 @@ final class PlayUnplugTests: PacedCardTestCase {
             try await self.playerctl("-p", "jack", "status") == "Paused"
         }
         let atPause = size(capture)
-        try await Task.sleep(for: .milliseconds(700))
-        XCTAssertEqual(size(capture), atPause, "no samples written after the pause")
+        let silent = await holds(for: .milliseconds(700)) { self.size(capture) == atPause }
+        XCTAssertTrue(silent, "no samples written after the pause")
         let names = try await connect().listNames()
         XCTAssertTrue(names.contains("org.mpris.MediaPlayer2.jack"), "the endpoint stays so the keys can resume")
 
         try await playerctl("-p", "jack", "play")
         try await waitUntil("playing again") { try await self.playerctl("-p", "jack", "status") == "Playing" }
         try card.setHeadphones(plugged: true)
-        try await Task.sleep(for: .milliseconds(500))
-        let afterPlugIn = try await playerctl("-p", "jack", "status")
-        XCTAssertEqual(afterPlugIn, "Playing", "plugging in never pauses")
+        try await assertPlayer("jack", stays: "Playing")  // plugging in never pauses
         // The player refills its deep buffer in bursts (BENCHMARKS.md, Issue 18): wait for the next.
         let grown = size(capture)
         let flows = await eventually(timeout: .seconds(5)) { self.size(capture) > grown }

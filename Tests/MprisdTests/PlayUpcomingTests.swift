@@ -15,7 +15,7 @@ final class PlayUpcomingTests: PlayerTestCase {
         // The silent output holds 2 s: b is decoded behind a's tail from the start.
         try await playerctl("-p", "upcoming", "next")
         try await waitUntil("b plays") { try await self.playerctl("-p", "upcoming", "metadata", "title") == "b" }
-        try await Task.sleep(for: .seconds(2))  // past a's tail: the decoder's queue would be on c
+        try await Task.sleep(for: .seconds(2))  // time is the subject here: past a's tail, the decoder's queue would be on c
         let title = try await playerctl("-p", "upcoming", "metadata", "title")
         XCTAssertEqual(title, "b", "Next skipped the track after the one heard: \(player.stderr)")
         let position = Double(try await playerctl("-p", "upcoming", "position")) ?? -1

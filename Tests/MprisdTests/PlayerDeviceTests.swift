@@ -25,9 +25,7 @@ final class PlayerDeviceTests: PlayerTestCase {
         try await proxy.pressButton("Pause")
         try await waitUntil("paused by the headset") { try await self.playerctl("-p", "headset", "status") == "Paused" }
         try await proxy.pressButton("Pause")
-        try await Task.sleep(for: .milliseconds(200))
-        let stillPaused = try await playerctl("-p", "headset", "status")
-        XCTAssertEqual(stillPaused, "Paused", "a second PAUSE is not a toggle")
+        try await assertPlayer("headset", stays: "Paused", for: .milliseconds(200))  // a second PAUSE is not a toggle
         try await proxy.pressButton("Play")
         try await waitUntil("playing again") { try await self.playerctl("-p", "headset", "status") == "Playing" }
         try await proxy.pressButton("Next")
@@ -48,14 +46,14 @@ final class PlayerDeviceTests: PlayerTestCase {
         let started = clock.now
         let player = try play(["--device", "pulse", "--name", "rt", file], environment: pulse.variables)
         try await waitUntil("playing") { try await self.playerctl("-p", "rt", "status") == "Playing" }
-        try await Task.sleep(for: .milliseconds(1200))  // past the first device-clock anchor
+        try await Task.sleep(for: .milliseconds(1200))  // time is the subject here: past the first device-clock anchor
         // Each sample is bracketed by the clock before and after its playerctl (whose start-up
         // takes tens of milliseconds on a loaded machine): the position moved at real time if its
         // advance lies between the shortest and the longest interval the samples can span.
         let before1 = clock.now
         let p1 = Double(try await playerctl("-p", "rt", "position")) ?? -1
         let after1 = clock.now
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(3))  // time is the subject here: the position moves at real time
         let before2 = clock.now
         let p2 = Double(try await playerctl("-p", "rt", "position")) ?? -1
         let after2 = clock.now

@@ -65,4 +65,18 @@ class PlayerTestCase: BusTestCase {
         let held = try await eventually(timeout: timeout, condition)
         XCTAssertTrue(held, "timed out waiting until \(what)", file: file, line: line)
     }
+
+    /// Asserts that `playerctl -p NAME status` says `status` now and throughout `window` (see
+    /// `holds`: once the event that could change it was seen).
+    /// `context`: what else to show if it changes (a program's stderr).
+    func assertPlayer(_ name: String, stays status: String, for window: Duration = .milliseconds(500),
+                      context: @autoclosure () -> String = "",
+                      file: StaticString = #filePath, line: UInt = #line) async throws {
+        var last = status
+        let held = try await holds(for: window) {
+            last = try await playerctl("-p", name, "status")
+            return last == status
+        }
+        XCTAssertTrue(held, "\(name) changed to \(last) \(context())", file: file, line: line)
+    }
 }

@@ -54,16 +54,13 @@ final class PlayerctldTests: PlayerTestCase {
         try await waitUntil("at 35 s") { abs((Double(try await self.playerctl("-p", "keys", "position")) ?? 0) - 35) < 0.5 }
         // KDE: Pause only when Playing — a Pause while paused changes nothing, never toggles.
         try await send("Pause")
-        try await Task.sleep(for: .milliseconds(200))
-        let stillPaused = try await playerctl("-p", "keys", "status")
-        XCTAssertEqual(stillPaused, "Paused", "Pause is never a toggle")
+        try await assertPlayer("keys", stays: "Paused", for: .milliseconds(200))  // Pause is never a toggle
         try await send("Play")
         try await waitUntil("playing again") { try await self.playerctl("-p", "keys", "status") == "Playing" }
         // SetPosition with a stale track id changes nothing.
         try await send("SetPosition", ["objpath:/org/mprisd/track/999", "int64:1000000"])
-        try await Task.sleep(for: .milliseconds(200))
-        let position = Double(try await playerctl("-p", "keys", "position")) ?? 0
-        XCTAssertGreaterThan(position, 30, "a stale track id is ignored")
+        let ignored = try await holds(for: .milliseconds(200)) { (Double(try await self.playerctl("-p", "keys", "position")) ?? 0) > 30 }
+        XCTAssertTrue(ignored, "a stale track id is ignored")
         player.signal(SIGTERM)
         _ = await player.waitForExit()
     }

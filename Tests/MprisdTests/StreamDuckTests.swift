@@ -84,6 +84,8 @@ final class StreamDuckTests: StreamTestCase {
         try await waitForSinkInput("the stream ducked") {
             $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
         }
+        // Time is the subject here: wake-ups counted over two idle seconds, after half a second
+        // for the last replies to land (BENCHMARKS.md, idle wake-ups).
         try await Task.sleep(for: .milliseconds(500))
         let before = daemon.contextSwitches()
         try await Task.sleep(for: .seconds(2))
@@ -103,7 +105,8 @@ final class StreamDuckTests: StreamTestCase {
             $0.index == stream.index && $0.volumes.allSatisfy { $0 == Self.ducked(Self.norm) }
         }
         // A user's change comes once the server settled the new stream (its first second is the
-        // server's: StreamPolicy.serverSettling, StreamSettlingTests).
+        // server's: StreamPolicy.serverSettling, StreamSettlingTests). Time is the subject here:
+        // the daemon runs on real time; the window's edges are StreamSettlingTests', on a VirtualClock.
         try await Task.sleep(for: StreamSettlingWindow.seconds)
         let chosen: UInt32 = 32_768
         try await setVolume(stream.index, raw: chosen)

@@ -102,14 +102,12 @@ class StreamTestCase: DaemonTestCase {
     func assertKeeps(_ index: UInt32, _ what: String, for duration: Duration = .milliseconds(800),
                      file: StaticString = #filePath, line: UInt = #line,
                      _ condition: @escaping (SinkInput) -> Bool) async throws {
-        let deadline = ContinuousClock.now + duration
-        repeat {
-            let now = try await sinkInput(index)
-            XCTAssertTrue(now.map(condition) ?? false, "\(what): \(now.map { "\($0)" } ?? "gone")\ndaemon: \(daemon?.stderr ?? "")",
-                          file: file, line: line)
-            if !(now.map(condition) ?? false) { return }
-            try await Task.sleep(for: .milliseconds(100))
-        } while ContinuousClock.now < deadline
+        var last: SinkInput?
+        let held = try await holds(for: duration) {
+            last = try await sinkInput(index)
+            return last.map(condition) ?? false
+        }
+        XCTAssertTrue(held, "\(what): \(last.map { "\($0)" } ?? "gone")\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
     }
 
     /// `mprisd run --category playback --name music -- paplay --property=media.role=music LONG`:

@@ -137,9 +137,9 @@ final class WirePlumberCoexistenceTests: ArbiterTestCase {
 
     /// The player got one Pause and stays paused (a second Pause would have toggled it back).
     private func assertOnePause(_ fake: FakePlayer, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await Task.sleep(for: .milliseconds(500))  // room for a second Pause, which must not come
-        XCTAssertEqual(fake.calls.filter { $0 == "Pause" }.count, 1, "\(fake.calls)\n\(daemon?.stderr ?? "")",
-                       file: file, line: line)
+        // Room for a second Pause, which must not come.
+        let once = await holds(for: .milliseconds(500)) { fake.calls.filter { $0 == "Pause" }.count == 1 }
+        XCTAssertTrue(once, "\(fake.calls)\n\(daemon?.stderr ?? "")", file: file, line: line)
         let status = try await status(of: fake)
         XCTAssertEqual(status, "Paused", file: file, line: line)
     }
