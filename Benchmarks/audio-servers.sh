@@ -23,6 +23,7 @@
 # each start. Neither server registers on the benchmark's bus.
 # SERVER_MIC=1 adds a null source `null-source` as the default source (a microphone that records
 # silence, as Tests/TestSupport's servers have): capture streams then record it, not a monitor.
+# PipeWire's null sink and source are the tests' own fragments, Tests/Fixtures/PipeWire.
 # SERVER_LOOPBACK=1 (PulseAudio) adds a null source looped back into the sink, as
 # Tests/TestSupport/PulseServer.swift has: a sink that is never idle keeps its latency low, so a
 # player's own buffer, not the sink's, is what cpu-play.sh measures.
@@ -126,34 +127,11 @@ start_pipewire() {
     server_kind=pipewire
     client_config
     unset PULSE_SERVER
-    rm -rf "$work/pw-state" && mkdir -p "$work/pw-state" "$work/pw-config/pipewire/pipewire.conf.d" "$work/pw-home"
-    cat > "$work/pw-config/pipewire/pipewire.conf.d/10-null-sink.conf" <<'CONF'
-context.objects = [
-    { factory = adapter
-      args = {
-        factory.name = support.null-audio-sink
-        node.name = "null-sink"
-        node.description = "Null Output"
-        media.class = Audio/Sink
-        audio.position = [ FL FR ]
-        monitor.channelmix = true
-        object.linger = true
-      }
-    }
-CONF
-    [[ $SERVER_MIC == 1 ]] && cat >> "$work/pw-config/pipewire/pipewire.conf.d/10-null-sink.conf" <<'CONF'
-    { factory = adapter
-      args = {
-        factory.name = support.null-audio-sink
-        node.name = "null-source"
-        node.description = "Null Input"
-        media.class = Audio/Source/Virtual
-        audio.position = [ FL FR ]
-        object.linger = true
-      }
-    }
-CONF
-    echo ']' >> "$work/pw-config/pipewire/pipewire.conf.d/10-null-sink.conf"
+    local fragments=$work/pw-config/pipewire/pipewire.conf.d fixtures=$root/Tests/Fixtures/PipeWire
+    rm -rf "$work/pw-state" "$fragments" && mkdir -p "$work/pw-state" "$fragments" "$work/pw-home"
+    # The tests' own null sink (and source) fragments (Tests/TestSupport/PipeWireServer+Files.swift).
+    cp "$fixtures/10-null-sink.conf" "$fragments/"
+    if [[ $SERVER_MIC == 1 ]]; then cp "$fixtures/11-null-source.conf" "$fragments/"; fi
     local env=(env HOME="$work/pw-home" XDG_CONFIG_HOME="$work/pw-config" XDG_STATE_HOME="$work/pw-state"
                XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" PIPEWIRE_RUNTIME_DIR="$XDG_RUNTIME_DIR"
                DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/no-bus)
