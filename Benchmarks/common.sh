@@ -1,5 +1,5 @@
-# common.sh — sourced by the benchmark scripts of issue 7: building, a private bus, background
-# programs that are always cleaned up, test tones, the machine's background load.
+# common.sh — sourced by every benchmark script: building, a private bus, background programs
+# that are always cleaned up, test tones, the machine's background load.
 #
 #   source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 #
@@ -7,11 +7,15 @@
 # start_bus (a private dbus-daemon without service directories; exports DBUS_SESSION_BUS_ADDRESS,
 # points the system bus nowhere and XDG_* into $work, so nothing of the user's is read or written),
 # spawn TAG CMD... (background program, output in $work/TAG.out/.err, pid in ${pids[TAG]}),
-# stop_tag TAG, wait_name BUSNAME [SECONDS], wait_gone BUSNAME [SECONDS], make_tone FILE SECONDS,
-# busy_percent SECONDS (all CPUs), machine_line, cpu_ticks PID (utime+stime in clock ticks),
-# vm_hwm PID (kB). On exit every spawned program is stopped (SIGTERM, then SIGKILL) and $work removed.
+# stop_tag TAG, wait_tag TAG (its exit status), term_tag TAG [SECONDS] (SIGTERM; its exit status),
+# wait_ready TAG [SECONDS] (its "ready" line), wait_name BUSNAME [SECONDS], wait_gone BUSNAME
+# [SECONDS], name_owner_pid BUSNAME, make_tone FILE SECONDS, busy_percent SECONDS and
+# cpu_sample / busy_since SAMPLE (all CPUs), machine_line, cpu_ticks PID (utime+stime in clock
+# ticks), vm_hwm PID and vm_rss PID (kB), mpv_version. On exit every spawned program is stopped
+# (SIGTERM, then SIGKILL) and $work removed.
 # $work is made under TMPDIR (default /tmp): on a machine where something sweeps /tmp, point TMPDIR
 # at a directory of your own, or a player may lose its files (and the bus its socket) mid-run.
+# Audio servers: audio-servers.sh, sourced after this file.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
@@ -58,6 +62,31 @@ spawn() { # spawn TAG CMD...: runs CMD in the background (stdin /dev/null)
     pids[$tag]=$!
     spawn_order+=("$tag")
 }
+wait_tag() { # wait_tag TAG: until TAG ends by itself; returns its exit status
+    local pid=${pids[$1]} status=0
+    wait "$pid" || status=$?
+    unset "pids[$1]"
+    return "$status"
+}
+term_tag() { # term_tag TAG [SECONDS]: SIGTERM, dies unless TAG ends within SECONDS (10); returns its exit status
+    local i limit=$(( ${2:-10} * 10 ))
+    kill -TERM "${pids[$1]}" 2>/dev/null || true
+    for (( i = 0; i < limit; i++ )); do
+        kill -0 "${pids[$1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -0 "${pids[$1]}" 2>/dev/null && die "$1 did not exit within ${2:-10} s of SIGTERM"
+    wait_tag "$1"
+}
+wait_ready() { # wait_ready TAG [SECONDS]: until TAG prints a line starting with "ready" (20 s)
+    local i limit=$(( ${2:-20} * 20 ))
+    for (( i = 0; i < limit; i++ )); do
+        grep -q '^ready' "$work/$1.out" 2>/dev/null && return 0
+        kill -0 "${pids[$1]}" 2>/dev/null || die "$1 exited before it was ready: $(tail -n 5 "$work/$1.err")"
+        sleep 0.05
+    done
+    die "$1 printed no 'ready' line in ${2:-20} s"
+}
 
 build() { # build PRODUCT...: release build of each product in the benchmarks' package (mprisd's too); sets bin
     local scratch=() product
@@ -94,9 +123,12 @@ CONF
     [[ -n $DBUS_SESSION_BUS_ADDRESS ]] || die "dbus-daemon printed no address"
     export DBUS_SESSION_BUS_ADDRESS
     export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/mprisd-bench-no-system-bus
-    mkdir -p "$work/state" "$work/config" "$work/runtime"
+    mkdir -p "$work/state" "$work/config" "$work/runtime" "$work/data" "$work/cache"
     chmod 700 "$work/runtime"
     export XDG_STATE_HOME=$work/state XDG_CONFIG_HOME=$work/config XDG_RUNTIME_DIR=$work/runtime
+    export XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache
+    # Not the user's login session (logind) nor the journal: the programs log to plain stderr.
+    unset XDG_SESSION_ID JOURNAL_STREAM || true
     log "private bus: $DBUS_SESSION_BUS_ADDRESS"
 }
 
@@ -139,12 +171,16 @@ with wave.open(path, "wb") as out:
 PY
 }
 
-cpu_sample() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+cpu_sample() { # cpu_sample: "BUSY TOTAL" jiffies of all CPUs so far, for busy_since
+    awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+busy_since() { # busy_since SAMPLE: how busy all CPUs were (%) since cpu_sample printed SAMPLE
+    awk -v a="$1" -v b="$(cpu_sample)" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[2] - x[2];
+                                               printf "%.0f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0) }'
+}
 busy_percent() { # busy_percent SECONDS: how busy all CPUs were over the next SECONDS
-    local a b
-    a=$(cpu_sample); sleep "$1"; b=$(cpu_sample)
-    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[2] - x[2];
-                                     printf "%.0f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0) }'
+    local a
+    a=$(cpu_sample); sleep "$1"; busy_since "$a"
 }
 machine_line() {
     local cpu

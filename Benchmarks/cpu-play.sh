@@ -5,18 +5,18 @@
 #   Benchmarks/cpu-play.sh > result.md       # PLAY_SECONDS=30 ROUNDS=2
 #
 # Makes a FLAC that compresses like music (Benchmarks/Fixtures/make-flac.c, libsndfile), starts a
-# private PulseAudio the way Tests/TestSupport/PulseServer.swift does (`pulseaudio -n -F conf
-# --daemonize=no`, module-null-sink paced by the server's clock, a null-source loopback keeping its
-# latency low, no D-Bus) and a private dbus-daemon (both players are MPRIS players: mpv gets
-# mpv-mpris), then in each round plays the file with each player in turn (the order alternating
-# between rounds) for PLAY_SECONDS:
+# private PulseAudio the way Tests/TestSupport/PulseServer.swift does (audio-servers.sh with
+# SERVER_LOOPBACK=1: `pulseaudio -n -F conf --daemonize=no`, module-null-sink paced by the server's
+# clock, a null-source loopback keeping its latency low, no D-Bus) and a private dbus-daemon (both
+# players are MPRIS players: mpv gets mpv-mpris), then in each round plays the file with each
+# player in turn (the order alternating between rounds) for PLAY_SECONDS:
 #   mprisd play --device pulse FILE
 #   mpv --no-config --ao=alsa --audio-device=alsa/pulse --vo=null --script=mpris.so FILE
 # CPU is utime+stime of the player's whole process from /proc/PID/stat, read at PLAY_SECONDS
 # (total, start-up included) and from second 3 on (steady state); the PulseAudio server's CPU in the
 # same window is shown too (a client's period size moves work into the server). Markdown on stdout.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-source "$here/pulse-server.sh"
+source "$here/audio-servers.sh"
 PLAY_SECONDS=${PLAY_SECONDS:-30}
 ROUNDS=${ROUNDS:-2}
 MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}
@@ -30,7 +30,8 @@ cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 "$work/make-flac" "$work/music.flac" $(( PLAY_SECONDS + 5 ))
 
 # PulseAudio (as in Tests/TestSupport/PulseServer.swift), with the null source's loopback.
-LOOPBACK=1 start_pulse
+SERVER_LOOPBACK=1 start_server pulseaudio
+server=$(server_pid pulseaudio)
 
 tick=$(getconf CLK_TCK)
 seconds_of() { awk -v t="$1" -v hz="$tick" 'BEGIN { printf "%.2f", t / hz }'; }
@@ -42,7 +43,7 @@ run_player() { # run_player TAG ROUND
         mpv) spawn "$tag" mpv --no-config --ao=alsa --audio-device=alsa/pulse --vo=null --no-terminal \
                  --script="$MPV_MPRIS" "$work/music.flac" ;;
     esac
-    s0=$(cpu_ticks "${pids[pulse]}")
+    s0=$(cpu_ticks "$server")
     sleep 3
     p3=$(cpu_ticks "${pids[$tag]}") || die "$tag exited early: $(tail -n 5 "$work/$tag.err")"
     # It must really be playing to the server: a stream besides the null-source loopback.
@@ -50,10 +51,10 @@ run_player() { # run_player TAG ROUND
         (( $(pactl list short sink-inputs 2>/dev/null | wc -l) >= 2 )) ||
             die "$tag has no stream on the PulseAudio server: $(tail -n 5 "$work/$tag.err")"
     fi
-    s3=$(cpu_ticks "${pids[pulse]}")
+    s3=$(cpu_ticks "$server")
     sleep $(( PLAY_SECONDS - 3 ))
     pend=$(cpu_ticks "${pids[$tag]}") || die "$tag exited early: $(tail -n 5 "$work/$tag.err")"
-    send=$(cpu_ticks "${pids[pulse]}")
+    send=$(cpu_ticks "$server")
     stop_tag "$tag"
     echo "$round $tag $pend $(( pend - p3 )) $(( send - s0 )) $(( send - s3 ))" >> "$work/results"
     log "round $round $tag: total $(seconds_of "$pend") s, from second 3 $(seconds_of $(( pend - p3 ))) s, pulseaudio $(seconds_of $(( send - s0 ))) s"

@@ -5,12 +5,13 @@
 #   Benchmarks/echo.sh > result.md
 #
 # Builds the release products (bench-echo-server, bench-echo-server-c, bench-echo-client), starts a
-# private dbus-daemon (no service directories, so nothing is ever activated), starts both servers on
-# it, waits for their "ready" lines, then runs ROUNDS rounds; each round measures Ping then Echo on
-# both servers, alternating which server goes first. A measurement is one bench-echo-client run
-# (WARMUP unmeasured calls, then CALLS blocking calls). Per server and method the result is the median
-# of the per-round medians and of the per-round p99s; the ratio is Swift / C. Finally both idle
-# servers are watched for WAKEUP_SECONDS with wakeups.sh.
+# private dbus-daemon (common.sh's start_bus: no service directories, so nothing is ever
+# activated), starts both servers on it, waits for their "ready" lines, then runs ROUNDS rounds;
+# each round measures Ping then Echo on both servers, alternating which server goes first. A
+# measurement is one bench-echo-client run (WARMUP unmeasured calls, then CALLS blocking calls).
+# Per server and method the result is the median of the per-round medians and of the per-round
+# p99s; the ratio is Swift / C. Finally both idle servers are watched for WAKEUP_SECONDS with
+# wakeups.sh.
 #
 # INTERLEAVE=1 measures both servers in one client run instead, the calls alternating between them
 # call by call (C, Swift, C, Swift, ...): drift in the machine's load then hits both equally, which
@@ -27,43 +28,28 @@
 #   SWIFT_SERVER, C_SERVER, CLIENT                use these binaries instead of building them
 #                                                 (e.g. SWIFT_SERVER=<path of bench-echo-server-c>
 #                                                 checks the harness: the ratio must be ~1.00)
-set -euo pipefail
-
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROUNDS=${ROUNDS:-5}
 CALLS=${CALLS:-10000}
 WARMUP=${WARMUP:-1000}
 PAYLOAD=${PAYLOAD:-16}
 WAKEUP_SECONDS=${WAKEUP_SECONDS:-10}
 INTERLEAVE=${INTERLEAVE:-0}
-SCRATCH=${SCRATCH:-}
 SWIFT_NAME=org.mprisd.BenchSwift
 C_NAME=org.mprisd.BenchC
-
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
-
-log() { printf '%s\n' "$*" >&2; }
-die() { log "echo.sh: $*"; exit 1; }
 
 for v in ROUNDS CALLS WARMUP PAYLOAD WAKEUP_SECONDS INTERLEAVE; do
     [[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a non-negative integer, not '${!v}'"
 done
 (( ROUNDS >= 1 && CALLS >= 1 )) || die "ROUNDS and CALLS must be at least 1"
 
-# --- Build ---------------------------------------------------------------------------------------
-scratch_args=()
-[[ -n $SCRATCH ]] && scratch_args=(--scratch-path "$SCRATCH")
+# --- Build, private bus, servers -----------------------------------------------------------------
 products=()
 [[ -n ${SWIFT_SERVER:-} ]] || products+=(bench-echo-server)
 [[ -n ${C_SERVER:-} ]] || products+=(bench-echo-server-c)
 [[ -n ${CLIENT:-} ]] || products+=(bench-echo-client)
 if (( ${#products[@]} > 0 )); then
-    for product in "${products[@]}"; do
-        log "building $product (release)"
-        (cd "$root/Benchmarks" && swift build -c release --product "$product" "${scratch_args[@]}" >&2) ||
-            die "swift build --product $product failed (a prebuilt binary can be given instead: see SWIFT_SERVER, C_SERVER, CLIENT)"
-    done
-    bin=$(cd "$root/Benchmarks" && swift build -c release --show-bin-path "${scratch_args[@]}")
+    build "${products[@]}"
     SWIFT_SERVER=${SWIFT_SERVER:-$bin/bench-echo-server}
     C_SERVER=${C_SERVER:-$bin/bench-echo-server-c}
     CLIENT=${CLIENT:-$bin/bench-echo-client}
@@ -72,92 +58,18 @@ for b in "$SWIFT_SERVER" "$C_SERVER" "$CLIENT"; do
     [[ -x $b ]] || die "not an executable: $b"
 done
 
-# --- Private bus, servers, cleanup ---------------------------------------------------------------
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mprisd-echo-bench.XXXXXX")
-bus_pid='' swift_pid='' c_pid='' client_pid=''
-
-stop() { # stop PID: SIGTERM, then SIGKILL after 3 s
-    local pid=$1 i
-    [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
-    kill -TERM "$pid" 2>/dev/null || true
-    for (( i = 0; i < 30; i++ )); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
-cleanup() {
-    stop "$client_pid"
-    stop "$swift_pid"
-    stop "$c_pid"
-    stop "$bus_pid"
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-cat > "$tmp/bus.conf" <<'EOF'
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-EOF
-# --session would load the system-wide session.conf (with its service directories): the private
-# config above is a session bus without any <servicedir>, given by itself.
-dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address \
-    > "$tmp/bus.address" 2> "$tmp/bus.err" < /dev/null &
-bus_pid=$!
-for (( i = 0; i < 100; i++ )); do
-    [[ -s $tmp/bus.address ]] && break
-    kill -0 "$bus_pid" 2>/dev/null || die "dbus-daemon failed: $(cat "$tmp/bus.err")"
-    sleep 0.05
-done
-DBUS_SESSION_BUS_ADDRESS=$(head -n 1 "$tmp/bus.address")
-[[ -n $DBUS_SESSION_BUS_ADDRESS ]] || die "dbus-daemon printed no address"
-export DBUS_SESSION_BUS_ADDRESS
-unset DBUS_SYSTEM_BUS_ADDRESS || true
-log "private bus: $DBUS_SESSION_BUS_ADDRESS"
-
-start_server() { # start_server BINARY NAME TAG: starts it and stores its pid in <TAG>_pid
-    "$1" --name "$2" > "$tmp/$3.out" 2> "$tmp/$3.err" < /dev/null &
-    printf -v "$3_pid" '%s' "$!"
-}
-wait_ready() { # wait_ready TAG PID: up to 20 s for a "ready" line
-    local i
-    for (( i = 0; i < 400; i++ )); do
-        grep -qx 'ready' "$tmp/$1.out" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || die "$1 server exited before ready: $(cat "$tmp/$1.err")"
-        sleep 0.05
-    done
-    die "$1 server printed no 'ready' line in 20 s"
-}
-start_server "$SWIFT_SERVER" "$SWIFT_NAME" swift
-start_server "$C_SERVER" "$C_NAME" c
-wait_ready swift "$swift_pid"
-wait_ready c "$c_pid"
-log "servers ready: swift pid $swift_pid ($SWIFT_SERVER), c pid $c_pid ($C_SERVER)"
+start_bus
+spawn swift "$SWIFT_SERVER" --name "$SWIFT_NAME"
+spawn c "$C_SERVER" --name "$C_NAME"
+wait_ready swift
+wait_ready c
+log "servers ready: swift pid ${pids[swift]} ($SWIFT_SERVER), c pid ${pids[c]} ($C_SERVER)"
 
 # --- Background load ---------------------------------------------------------------------------
 # The servers and the client share the machine with everything else: on a 2-CPU box another busy
 # process moves the ratios by more than the 10 % being measured (two identical C servers were seen
 # at 1.18x). Measure how busy the CPUs are while nothing of ours runs, before and after the rounds.
-cpu_sample() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-busy_pct() { # busy_pct "BUSY0 TOTAL0" "BUSY1 TOTAL1"
-    awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[2] - x[2];
-                                     printf "%.0f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0) }'
-}
-s0=$(cpu_sample); sleep 1; s1=$(cpu_sample)
-busy_before=$(busy_pct "$s0" "$s1")
+busy_before=$(busy_percent 1)
 log "background CPU load before the rounds: ${busy_before}% ($(cut -d' ' -f1-3 /proc/loadavg))"
 (( busy_before < 10 )) || log "echo.sh: warning: the machine is busy (${busy_before}% CPU): ratios will be noisy"
 
@@ -167,29 +79,26 @@ record() { # record TAG METHOD ROUND LINE: appends the "median p99" of a client 
     median=$(sed -n 's/.* median_us=\([0-9.]*\).*/\1/p' <<< "$line")
     p99=$(sed -n 's/.* p99_us=\([0-9.]*\).*/\1/p' <<< "$line")
     [[ -n $median && -n $p99 ]] || die "unexpected client output: $line"
-    echo "$median $p99" >> "$tmp/result.$tag.$method"
-    printf '%s %s %s %s\n' "$round" "$method" "$tag" "$median $p99" >> "$tmp/rounds"
+    echo "$median $p99" >> "$work/result.$tag.$method"
+    printf '%s %s %s %s\n' "$round" "$method" "$tag" "$median $p99" >> "$work/rounds"
     log "round $round/$ROUNDS $method $(printf '%-5s' "$tag") $line"
 }
-run_client() { # run_client METHOD DEST...: one client run, output in $tmp/client.out
+run_client() { # run_client METHOD DEST...: one client run, output in $work/client.out
     local method=$1 d args=()
     shift
     for d in "$@"; do args+=(--dest "$d"); done
     # In the background and waited for, so that a signal to this script is handled at once.
-    "$CLIENT" "${args[@]}" --method "$method" --calls "$CALLS" --warmup "$WARMUP" \
-        --payload "$PAYLOAD" > "$tmp/client.out" 2> "$tmp/client.err" < /dev/null &
-    client_pid=$!
-    wait "$client_pid" || die "client failed ($* $method): $(cat "$tmp/client.err")"
-    client_pid=''
+    spawn client "$CLIENT" "${args[@]}" --method "$method" --calls "$CALLS" --warmup "$WARMUP" --payload "$PAYLOAD"
+    wait_tag client || die "client failed ($* $method): $(cat "$work/client.err")"
 }
 measure() { # measure TAG NAME METHOD ROUND: one server alone
     run_client "$3" "$2"
-    record "$1" "$3" "$4" "$(head -n 1 "$tmp/client.out")"
+    record "$1" "$3" "$4" "$(head -n 1 "$work/client.out")"
 }
 measure_interleaved() { # measure_interleaved METHOD ROUND: both servers, call by call
     run_client "$1" "$C_NAME" "$SWIFT_NAME"
-    record c "$1" "$2" "$(grep -m 1 "^dest=$C_NAME " "$tmp/client.out")"
-    record swift "$1" "$2" "$(grep -m 1 "^dest=$SWIFT_NAME " "$tmp/client.out")"
+    record c "$1" "$2" "$(grep -m 1 "^dest=$C_NAME " "$work/client.out")"
+    record swift "$1" "$2" "$(grep -m 1 "^dest=$SWIFT_NAME " "$work/client.out")"
 }
 
 methods=(Ping Echo)
@@ -207,25 +116,21 @@ for (( round = 1; round <= ROUNDS; round++ )); do
     done
 done
 for tag in swift c; do
-    pid_var=${tag}_pid
-    kill -0 "${!pid_var}" 2>/dev/null || die "$tag server died during the run: $(cat "$tmp/$tag.err")"
+    kill -0 "${pids[$tag]}" 2>/dev/null || die "$tag server died during the run: $(cat "$work/$tag.err")"
 done
 
 # --- Idle wake-ups -------------------------------------------------------------------------------
 s0=$(cpu_sample)
 if (( WAKEUP_SECONDS > 0 )); then
     log "watching both idle servers for ${WAKEUP_SECONDS} s"
-    "$here/wakeups.sh" "$swift_pid" "$WAKEUP_SECONDS" > "$tmp/wakeups.swift" &
-    w1=$!
-    "$here/wakeups.sh" "$c_pid" "$WAKEUP_SECONDS" > "$tmp/wakeups.c" &
-    w2=$!
-    wait "$w1" || die "wakeups.sh failed for the swift server"
-    wait "$w2" || die "wakeups.sh failed for the c server"
+    spawn wakeups-swift "$here/wakeups.sh" "${pids[swift]}" "$WAKEUP_SECONDS"
+    spawn wakeups-c "$here/wakeups.sh" "${pids[c]}" "$WAKEUP_SECONDS"
+    wait_tag wakeups-swift || die "wakeups.sh failed for the swift server"
+    wait_tag wakeups-c || die "wakeups.sh failed for the c server"
 else
     sleep 1
 fi
-s1=$(cpu_sample)
-busy_after=$(busy_pct "$s0" "$s1")
+busy_after=$(busy_since "$s0")
 log "background CPU load after the rounds: ${busy_after}%"
 
 # --- Report --------------------------------------------------------------------------------------
@@ -257,10 +162,10 @@ echo
 echo "| Method | C median µs | Swift median µs | Swift/C median | C p99 µs | Swift p99 µs | Swift/C p99 | ≤ 1.10× |"
 echo "|---|---:|---:|---:|---:|---:|---:|:---:|"
 for method in "${methods[@]}"; do
-    cm=$(column_median "$tmp/result.c.$method" 1)
-    sm=$(column_median "$tmp/result.swift.$method" 1)
-    cp=$(column_median "$tmp/result.c.$method" 2)
-    sp=$(column_median "$tmp/result.swift.$method" 2)
+    cm=$(column_median "$work/result.c.$method" 1)
+    sm=$(column_median "$work/result.swift.$method" 1)
+    cp=$(column_median "$work/result.c.$method" 2)
+    sp=$(column_median "$work/result.swift.$method" 2)
     rm_=$(ratio "$sm" "$cm")
     rp=$(ratio "$sp" "$cp")
     ok=$(verdict "$(awk -v a="$rm_" -v b="$rp" 'BEGIN { print (a > b ? a : b) }')")
@@ -274,8 +179,8 @@ for method in "${methods[@]}"; do
     awk -v m="$method" '$2 == m && $3 == "c" { c[$1] = $4; cp[$1] = $5 }
                         $2 == m && $3 == "swift" { s[$1] = $4; sp[$1] = $5 }
                         END { for (r in c) if (c[r] > 0 && cp[r] > 0) print s[r] / c[r], sp[r] / cp[r] }' \
-        "$tmp/rounds" > "$tmp/paired.$method"
-    paired+=("$method median $(column_median "$tmp/paired.$method" 1)×, p99 $(column_median "$tmp/paired.$method" 2)×")
+        "$work/rounds" > "$work/paired.$method"
+    paired+=("$method median $(column_median "$work/paired.$method" 1)×, p99 $(column_median "$work/paired.$method" 2)×")
 done
 paired_text=$(IFS=';'; echo "${paired[*]}")
 echo "Paired check (median over rounds of each round's Swift/C): ${paired_text//;/; }."
@@ -286,8 +191,8 @@ echo "| Round | Method | C median | Swift median | Swift/C | C p99 | Swift p99 |
 echo "|---:|---|---:|---:|---:|---:|---:|---:|"
 for (( round = 1; round <= ROUNDS; round++ )); do
     for method in "${methods[@]}"; do
-        read -r cm cp < <(awk -v r="$round" -v m="$method" '$1 == r && $2 == m && $3 == "c" { print $4, $5 }' "$tmp/rounds")
-        read -r sm sp < <(awk -v r="$round" -v m="$method" '$1 == r && $2 == m && $3 == "swift" { print $4, $5 }' "$tmp/rounds")
+        read -r cm cp < <(awk -v r="$round" -v m="$method" '$1 == r && $2 == m && $3 == "c" { print $4, $5 }' "$work/rounds")
+        read -r sm sp < <(awk -v r="$round" -v m="$method" '$1 == r && $2 == m && $3 == "swift" { print $4, $5 }' "$work/rounds")
         echo "| $round | $method | $cm | $sm | $(ratio "$sm" "$cm")× | $cp | $sp | $(ratio "$sp" "$cp")× |"
     done
 done
@@ -298,9 +203,9 @@ if (( WAKEUP_SECONDS > 0 )); then
     echo "Idle wake-ups after the run (\`Benchmarks/wakeups.sh PID $WAKEUP_SECONDS\`, all threads):"
     echo
     echo '```'
-    echo "swift: $(head -n 1 "$tmp/wakeups.swift")"
-    sed 's/^/  /' < <(tail -n +2 "$tmp/wakeups.swift")
-    echo "c:     $(head -n 1 "$tmp/wakeups.c")"
-    sed 's/^/  /' < <(tail -n +2 "$tmp/wakeups.c")
+    echo "swift: $(head -n 1 "$work/wakeups-swift.out")"
+    sed 's/^/  /' < <(tail -n +2 "$work/wakeups-swift.out")
+    echo "c:     $(head -n 1 "$work/wakeups-c.out")"
+    sed 's/^/  /' < <(tail -n +2 "$work/wakeups-c.out")
     echo '```'
 fi

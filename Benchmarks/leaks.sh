@@ -30,28 +30,23 @@
 #              SETTLE=3 (seconds between the driver's end and SIGTERM)
 #              GROW=5 SLACK=40 (the second run's calls ×, tolerated extra leaked blocks)
 #              SOAK=<bench-soak binary> (default: built in release)
-set -euo pipefail
-
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 TOOLS=${TOOLS:-valgrind asan}
 MPRIS_CALLS=${MPRIS_CALLS:-300}
 SESSION_CALLS=${SESSION_CALLS:-300}
 SETTLE=${SETTLE:-3}
 GROW=${GROW:-5}
 SLACK=${SLACK:-40}
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/mprisd-leaks.XXXXXX")}
 mkdir -p "$OUT"
 
-log() { printf '%s\n' "$*" >&2; }
-die() { log "leaks.sh: $*"; exit 1; }
-
 # --- Build ---------------------------------------------------------------------------------------
-cd "$root"
+# The driver in release (common.sh's build); the targets in debug, in the product's own package.
 if [[ -z ${SOAK:-} ]]; then
-    (cd Benchmarks && swift build -c release --product bench-soak >&2) || die "cannot build bench-soak"
-    SOAK=$(cd Benchmarks && swift build -c release --show-bin-path)/bench-soak
+    build bench-soak
+    SOAK=$bin/bench-soak
 fi
+cd "$root"
 declare -A mprisd_of=()
 for tool in $TOOLS; do
     case $tool in
@@ -69,34 +64,7 @@ for tool in $TOOLS; do
     esac
 done
 
-# --- Private bus ---------------------------------------------------------------------------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/mprisd-leaks-work.XXXXXX")
-bus_pid='' target_pid=''
-cleanup() {
-    for pid in "$target_pid" "$bus_pid"; do
-        [[ -n $pid ]] || continue
-        { kill -KILL "$pid" && wait "$pid"; } 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-cat > "$work/bus.conf" <<CONF
-<busconfig><type>session</type><listen>unix:dir=$work</listen>
-<policy context="default"><allow send_destination="*"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --nofork --print-address=3 3>"$work/address" 2>/dev/null &
-bus_pid=$!
-for _ in $(seq 100); do [[ -s $work/address ]] && break; sleep 0.05; done
-[[ -s $work/address ]] || die "dbus-daemon printed no address"
-export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/address")
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent
-for d in config state data cache; do mkdir -p -m 700 "$work/xdg-$d"; done
-export XDG_CONFIG_HOME=$work/xdg-config XDG_STATE_HOME=$work/xdg-state
-export XDG_DATA_HOME=$work/xdg-data XDG_CACHE_HOME=$work/xdg-cache
-unset XDG_SESSION_ID JOURNAL_STREAM || true
+start_bus
 
 # One suppression for both tools: blocks allocated by the initialiser of a Swift global or static
 # (`static let`, run once through swift_once). A global cannot grow, and both checkers miss the
@@ -113,20 +81,14 @@ cat > "$work/valgrind.supp" <<'SUPP'
 SUPP
 echo 'leak:swift::threading_impl::once_slow' > "$work/lsan.supp"
 
-python3 - "$work/tone.wav" <<'PY'
-import math, struct, sys, wave
-with wave.open(sys.argv[1], "wb") as out:
-    out.setnchannels(2); out.setsampwidth(2); out.setframerate(44100)
-    out.writeframes(b"".join(struct.pack("<hh", int(3000 * math.sin(i / 20)), 0) for i in range(44100)))
-PY
+make_tone "$work/tone.wav" 1
 
 failures=0
-# run_target TOOL TARGET CALLS TAG: runs the target under TOOL, drives it with CALLS calls, stops it
-# with SIGTERM; the report is $OUT/TAG.txt (valgrind) or $OUT/TAG.txt.<pid> (ASan). Prints the
-# target's exit status in run_status (a global: a command substitution would lose target_pid,
-# which the cleanup needs).
+# run_target TOOL TARGET CALLS REPORT: runs the target under TOOL, drives it with CALLS calls, stops
+# it with SIGTERM; the report is $OUT/REPORT.txt (valgrind) or $OUT/REPORT.txt.<pid> (ASan), the
+# target's stderr $OUT/REPORT.stderr. Its exit status goes into run_status.
 run_target() {
-    local tool=$1 target=$2 calls=$3 report=$OUT/$4 mprisd=${mprisd_of[$1]} args driver_args status=0
+    local tool=$1 target=$2 calls=$3 report=$OUT/$4 tag=$1-$2 mprisd=${mprisd_of[$1]} args driver_args
     if [[ $target == player ]]; then
         args=(play --device null --loop track --name leaks "$work/tone.wav")
         driver_args=(mpris --dest org.mpris.MediaPlayer2.leaks --calls "$calls" --warmup 0 --sample-every "$calls")
@@ -137,28 +99,22 @@ run_target() {
     fi
     case $tool in
         valgrind)
-            valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
+            spawn "$tag" valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
                 --show-leak-kinds=definite,possible --num-callers=40 --log-file="$report.txt" \
-                --suppressions="$work/valgrind.supp" \
-                "$mprisd" "${args[@]}" > /dev/null 2> "$report.stderr" < /dev/null & ;;
+                --suppressions="$work/valgrind.supp" "$mprisd" "${args[@]}" ;;
         asan)
-            ASAN_OPTIONS=detect_leaks=1:log_path=$report.txt LSAN_OPTIONS=suppressions=$work/lsan.supp \
-                "$mprisd" "${args[@]}" > /dev/null 2> "$report.stderr" < /dev/null & ;;
+            spawn "$tag" env ASAN_OPTIONS=detect_leaks=1:log_path=$report.txt LSAN_OPTIONS=suppressions=$work/lsan.supp \
+                "$mprisd" "${args[@]}" ;;
     esac
-    target_pid=$!
-    log "$tool $target: pid $target_pid, $calls calls"
-    "$SOAK" "${driver_args[@]}" --pid "$target_pid" > "$report.driver" 2>&1 ||
+    log "$tool $target: pid ${pids[$tag]}, $calls calls"
+    "$SOAK" "${driver_args[@]}" --pid "${pids[$tag]}" > "$report.driver" 2>&1 ||
         die "$tool $target: the driver failed: $(cat "$report.driver")"
     # Let the target finish what the driver's departure caused (the daemon removes the sessions of
     # the clients that left) before it is stopped.
     sleep "$SETTLE"
-    kill -TERM "$target_pid"
-    local i
-    for (( i = 0; i < 600; i++ )); do kill -0 "$target_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$target_pid" 2>/dev/null && die "$tool $target did not exit within 60 s of SIGTERM"
-    wait "$target_pid" || status=$?
-    target_pid=''
-    run_status=$status
+    run_status=0
+    term_tag "$tag" 60 || run_status=$?
+    cp "$work/$tag.err" "$report.stderr"
 }
 
 # lost_blocks TOOL REPORT: blocks the tool counted as leaked (valgrind: definitely lost; ASan: all

@@ -6,11 +6,11 @@
 #
 #   Benchmarks/pause-device.sh > result.md      # COUNT=100; BIN=<dir> skips the release build
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-source "$here/pulse-server.sh"
+source "$here/audio-servers.sh"
 COUNT=${COUNT:-100}
 if [[ -n ${BIN:-} ]]; then bin=$BIN; else build mprisd bench-pulse-watch; fi
 start_bus
-start_pulse
+start_server pulseaudio
 cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 "$work/make-flac" "$work/music.flac" 60
 spawn player "$bin/mprisd" play --device pulse --name bench --loop track "$work/music.flac"

@@ -3,7 +3,7 @@
 # same file and device, side by side in one run:
 #   silent:  mprisd play --device null          vs  mpv --ao=null
 #   pulse:   mprisd play --device pulse         vs  mpv --ao=alsa --audio-device=alsa/pulse
-# (`pulse`: ALSA's pulse plugin to a private real-time PulseAudio null sink, Benchmarks/pulse-server.sh)
+# (`pulse`: ALSA's pulse plugin to a private real-time PulseAudio null sink, Benchmarks/audio-servers.sh)
 #
 #   Benchmarks/play-power.sh > result.md      # SECONDS_PER_RUN=30 ROUNDS=1; BIN=<dir> skips the
 #                                             # release build (a debug build's wake-ups are the same);
@@ -14,7 +14,7 @@
 # warm-up (the first fill). For the pulse rows, what the server holds of the stream at that moment
 # ("Buffer Latency", pactl) is shown. Markdown on stdout.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-source "$here/pulse-server.sh"
+source "$here/audio-servers.sh"
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-30}
 ROUNDS=${ROUNDS:-1}
 MPV_MPRIS=${MPV_MPRIS:-/usr/lib/mpv-mpris/mpris.so}
@@ -22,7 +22,7 @@ command -v mpv > /dev/null || die "mpv is needed"
 
 if [[ -n ${BIN:-} ]]; then bin=$BIN; else build mprisd; fi
 start_bus
-start_pulse
+start_server pulseaudio
 cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 "$work/make-flac" "$work/music.flac" $(( SECONDS_PER_RUN + 10 ))
 cc -O2 -o "$work/alsa-grant" "$here/Fixtures/alsa-grant.c" -lasound

@@ -6,17 +6,17 @@
 # Loads every CPU with a busy loop (`yes > /dev/null`, one per CPU, same priority as the player),
 # then plays a looping 60 s FLAC for PLAY_SECONDS with two players at once: one on the silent output
 # (`--device null`) and one on ALSA `pulse` to a private real-time PulseAudio null sink
-# (Benchmarks/pulse-server.sh). At the end each player is stopped (SIGTERM) and reports the
+# (Benchmarks/audio-servers.sh). At the end each player is stopped (SIGTERM) and reports the
 # underruns its sink counted ("the output ran dry N times", nothing when none). Meanwhile
 # wake-jitter (Benchmarks/Fixtures/wake-jitter.c) measures for the first 60 s how late a sleeping
 # thread wakes up under that load: the margin the players keep queued (WakeMargin) must cover it.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-source "$here/pulse-server.sh"
+source "$here/audio-servers.sh"
 PLAY_SECONDS=${PLAY_SECONDS:-600}
 
 if [[ -n ${BIN:-} ]]; then bin=$BIN; else build mprisd; fi
 start_bus
-start_pulse
+start_server pulseaudio
 cc -O2 -o "$work/make-flac" "$here/Fixtures/make-flac.c" -lsndfile -lm
 cc -O2 -o "$work/wake-jitter" "$here/Fixtures/wake-jitter.c"
 "$work/make-flac" "$work/music.flac" 60

@@ -10,8 +10,8 @@
 # A thread blocked in poll()/epoll_wait() with no timeout does not switch at all, so an idle
 # event-driven process reads 0. Threads born during the interval count from zero; threads that
 # exited during it are reported as exited (their switches since the start are lost).
-# Reading /proc from here does not wake the target.
-set -euo pipefail
+# Reading /proc from here does not wake the target. Output on stdout, errors through common.sh's die.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 if [[ $# -ne 2 || ! $1 =~ ^[0-9]+$ || ! $2 =~ ^[0-9]+([.][0-9]+)?$ ]]; then
     echo "usage: $0 PID SECONDS" >&2
@@ -19,10 +19,7 @@ if [[ $# -ne 2 || ! $1 =~ ^[0-9]+$ || ! $2 =~ ^[0-9]+([.][0-9]+)?$ ]]; then
 fi
 pid=$1
 seconds=$2
-if [[ ! -d /proc/$pid/task ]]; then
-    echo "wakeups.sh: no such process: $pid" >&2
-    exit 1
-fi
+[[ -d /proc/$pid/task ]] || die "no such process: $pid"
 
 # snapshot start|end: records every thread's switch counts (keyed by thread id) and its name.
 declare -A start_vol=() start_nonvol=() end_vol=() end_nonvol=() comm=()
@@ -52,10 +49,7 @@ snapshot() {
 
 snapshot start
 sleep "$seconds"
-if [[ ! -d /proc/$pid/task ]]; then
-    echo "wakeups.sh: process $pid exited during the measurement" >&2
-    exit 1
-fi
+[[ -d /proc/$pid/task ]] || die "process $pid exited during the measurement"
 snapshot end
 
 total=0

@@ -12,24 +12,18 @@
 //   deactivate  → deactivated <ns before the call> <ns after the reply>
 // Each call is one blocking call; the events the daemon sends between calls are read and dropped.
 // End of stdin ends the program (and with its connection, the session).
-#include <dbus/dbus.h>
+#include "bench_clock.h"
+#include "bench_dbus.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #define DAEMON "org.mprisd.AudioPolicy"
 #define POLICY_PATH "/org/mprisd/AudioPolicy"
 #define POLICY_IFACE "org.mprisd.AudioPolicy1"
 #define SESSION_IFACE "org.mprisd.AudioSession1"
 #define TIMEOUT_MS 30000
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static int entry_string(DBusMessageIter *dict, const char *key, const char *value) {
     DBusMessageIter e, v;
@@ -83,14 +77,10 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) name = argv[++i];
         else { fprintf(stderr, "usage: bench-duck-client [--name NAME]\n"); return 64; }
     }
+    DBusConnection *conn = bench_dbus_connect("bench-duck-client");
+    if (conn == NULL) return 1;
     DBusError err;
     dbus_error_init(&err);
-    DBusConnection *conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    if (conn == NULL) {
-        fprintf(stderr, "bench-duck-client: cannot connect: %s\n", err.message);
-        return 1;
-    }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
 
     DBusMessage *call = dbus_message_new_method_call(DAEMON, POLICY_PATH, POLICY_IFACE, "Register");
     DBusMessageIter it, dict;
@@ -124,9 +114,9 @@ int main(int argc, char **argv) {
         if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict) ||
             !dbus_message_iter_close_container(&it, &dict))
             return 1;
-        int64_t before = now_ns();
+        int64_t before = bench_now_ns();
         if (call_blocking(conn, call, NULL) != 0) return 1;
-        int64_t after = now_ns();
+        int64_t after = bench_now_ns();
         printf("%s %lld %lld\n", activate ? "activated" : "deactivated", (long long)before, (long long)after);
         fflush(stdout);
     }

@@ -15,14 +15,14 @@
 //
 // Output, one line per destination:
 //   dest=<name> method=<m> calls=<n> median_us=<x.xx> p99_us=<y.yy> mean_us=<z.zz>
-#include <dbus/dbus.h>
+#include "bench_clock.h"
+#include "bench_dbus.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CALL_TIMEOUT_MS 10000
 #define MAX_DESTS 8
@@ -44,12 +44,6 @@ static long parse_count(const char *option, const char *text, long min) {
         exit(2);
     }
     return value;
-}
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int compare_ns(const void *a, const void *b) {
@@ -137,14 +131,10 @@ int main(int argc, char **argv) {
     }
     text[payload] = '\0';
 
+    DBusConnection *conn = bench_dbus_connect("bench-echo-client");
+    if (conn == NULL) return 1;
     DBusError err;
     dbus_error_init(&err);
-    DBusConnection *conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    if (conn == NULL) {
-        fprintf(stderr, "bench-echo-client: cannot connect to the session bus: %s\n", err.message);
-        return 1;
-    }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
 
     for (long n = 0; n < (warmup + calls) * ndests; n++) {
         long i = n / ndests; // the call's index for its destination
@@ -163,10 +153,10 @@ int main(int argc, char **argv) {
             }
         }
 
-        int64_t start = now_ns();
+        int64_t start = bench_now_ns();
         DBusMessage *reply =
             dbus_connection_send_with_reply_and_block(conn, call, CALL_TIMEOUT_MS, &err);
-        int64_t end = now_ns();
+        int64_t end = bench_now_ns();
         dbus_message_unref(call);
 
         if (reply == NULL) {

@@ -6,30 +6,15 @@
 // object with `Ping()` (empty reply) and `Echo(s) -> s`, prints "ready" once the name is owned, and
 // loops on dbus_connection_read_write_dispatch(conn, -1): no timers, no polling, no other threads.
 //
-// SIGTERM/SIGINT: the handler shuts the bus socket down (shutdown(2) is async-signal-safe), libdbus
-// sees the hang-up, read_write_dispatch returns FALSE and the process exits 0 through the normal
-// path. A bus disconnect takes the same path.
-#include <dbus/dbus.h>
+// SIGTERM/SIGINT, or a bus disconnect, end the loop and the process exits 0 (bench_dbus_serve,
+// Shims/BenchDBus).
+#include "bench_dbus.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 static const char *bench_interface = "org.mprisd.Bench";
-static volatile sig_atomic_t stop_requested = 0;
-static int bus_fd = -1;
-
-static void on_signal(int signo) {
-    (void)signo;
-    stop_requested = 1;
-    if (bus_fd >= 0) {
-        shutdown(bus_fd, SHUT_RDWR);
-    }
-}
-
 static void usage(FILE *to) {
     fprintf(to, "usage: bench-echo-server-c --name BUSNAME [--path /org/mprisd/Bench] "
                 "[--interface org.mprisd.Bench]\n");
@@ -145,58 +130,5 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    DBusError err;
-    dbus_error_init(&err);
-
-    // Private connection: we own its lifetime (close + unref) and libdbus never calls _exit() on
-    // disconnect behind our back.
-    DBusConnection *conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    if (conn == NULL) {
-        fprintf(stderr, "bench-echo-server-c: cannot connect to the session bus: %s\n", err.message);
-        dbus_error_free(&err);
-        return 1;
-    }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
-
-    if (!dbus_connection_get_socket(conn, &bus_fd)) {
-        bus_fd = -1;
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    static const DBusObjectPathVTable vtable = {.message_function = handle_message};
-    if (!dbus_connection_try_register_object_path(conn, path, &vtable, NULL, &err)) {
-        fprintf(stderr, "bench-echo-server-c: cannot register %s: %s\n", path, err.message);
-        dbus_error_free(&err);
-        return 1;
-    }
-
-    int owned = dbus_bus_request_name(conn, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
-    if (owned == -1) {
-        fprintf(stderr, "bench-echo-server-c: RequestName(%s) failed: %s\n", name, err.message);
-        dbus_error_free(&err);
-        return 1;
-    }
-    if (owned != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
-        fprintf(stderr, "bench-echo-server-c: not the primary owner of %s (reply %d)\n", name, owned);
-        return 1;
-    }
-
-    fputs("ready\n", stdout);
-    fflush(stdout);
-
-    while (!stop_requested && dbus_connection_read_write_dispatch(conn, -1)) {
-    }
-
-    if (!stop_requested) {
-        fprintf(stderr, "bench-echo-server-c: disconnected from the bus\n");
-    }
-    dbus_connection_close(conn);
-    dbus_connection_unref(conn);
-    return 0;
+    return bench_dbus_serve("bench-echo-server-c", name, path, handle_message);
 }

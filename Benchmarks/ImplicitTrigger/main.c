@@ -15,12 +15,12 @@
 //   close I   → closed I <ns>   (its stream disconnected)
 // Timestamps are CLOCK_MONOTONIC. The benchmarks time from the stream's appearance on the server
 // (bench-implicit-watch), not from these. End of stdin ends the program.
-#include <pulse/pulseaudio.h>
+#include "bench_clock.h"
+#include "bench_pulse.h"
+
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_SPECS 8
@@ -34,30 +34,10 @@ struct spec {
 };
 
 static struct spec specs[MAX_SPECS];
-static int count, connected;
-static pa_mainloop_api *api;
+static int count, connected_count;
 static const pa_sample_spec format = {.format = PA_SAMPLE_S16LE, .rate = 44100, .channels = 2};
 static char pending[256];
 static size_t pending_length;
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/// The server asks for playback data (pa_stream_begin_write / pa_stream_write): silence.
-static void feed(pa_stream *s, size_t nbytes, void *userdata) {
-    (void)userdata;
-    while (nbytes > 0) {
-        void *data = NULL;
-        size_t n = nbytes;
-        if (pa_stream_begin_write(s, &data, &n) < 0 || data == NULL) return;
-        memset(data, 0, n);
-        pa_stream_write(s, data, n, NULL, 0, PA_SEEK_RELATIVE);
-        nbytes -= n < nbytes ? n : nbytes;
-    }
-}
 
 /// Recorded data arrived (pa_stream_peek / pa_stream_drop): dropped.
 static void drain(pa_stream *s, size_t nbytes, void *userdata) {
@@ -74,13 +54,13 @@ static void stream_state(pa_stream *s, void *userdata) {
     int i = (int)(intptr_t)userdata;
     switch (pa_stream_get_state(s)) {
     case PA_STREAM_READY:
-        printf("opened %d %lld\n", i, (long long)now_ns());
+        printf("opened %d %lld\n", i, (long long)bench_now_ns());
         fflush(stdout);
         break;
     case PA_STREAM_FAILED:
         fprintf(stderr, "bench-implicit-trigger: stream %d failed: %s\n", i,
                 pa_strerror(pa_context_errno(pa_stream_get_context(s))));
-        api->quit(api, 1);
+        bench_pulse_quit(1);
         break;
     default:
         break;
@@ -102,7 +82,7 @@ static int open_stream(int i) {
         pa_stream_set_read_callback(s, drain, NULL);
         result = pa_stream_connect_record(s, NULL, NULL, PA_STREAM_NOFLAGS);
     } else {
-        pa_stream_set_write_callback(s, feed, NULL);
+        pa_stream_set_write_callback(s, bench_pulse_feed_silence, NULL);
         result = pa_stream_connect_playback(s, NULL, NULL, PA_STREAM_NOFLAGS, NULL, NULL);
     }
     if (result < 0) {
@@ -120,7 +100,7 @@ static int close_stream(int i) {
     pa_stream_disconnect(sp->stream);
     pa_stream_unref(sp->stream);
     sp->stream = NULL;
-    printf("closed %d %lld\n", i, (long long)now_ns());
+    printf("closed %d %lld\n", i, (long long)bench_now_ns());
     fflush(stdout);
     return 0;
 }
@@ -137,11 +117,11 @@ static void command(const char *line) {
 }
 
 /// stdin is readable (an io event of the mainloop): one or more command lines, or its end.
-static void stdin_ready(pa_mainloop_api *a, pa_io_event *e, int fd, pa_io_event_flags_t flags, void *userdata) {
-    (void)e; (void)flags; (void)userdata;
+static void stdin_ready(pa_mainloop_api *api, pa_io_event *e, int fd, pa_io_event_flags_t flags, void *userdata) {
+    (void)api; (void)e; (void)flags; (void)userdata;
     ssize_t n = read(fd, pending + pending_length, sizeof pending - 1 - pending_length);
     if (n <= 0) {
-        a->quit(a, 0);
+        bench_pulse_quit(0);
         return;
     }
     pending_length += (size_t)n;
@@ -157,23 +137,14 @@ static void stdin_ready(pa_mainloop_api *a, pa_io_event *e, int fd, pa_io_event_
     if (pending_length == sizeof pending - 1) pending_length = 0; // a line too long: dropped
 }
 
-static void context_state(pa_context *c, void *userdata) {
-    (void)userdata;
-    switch (pa_context_get_state(c)) {
-    case PA_CONTEXT_READY:
-        if (++connected == count) {
-            printf("ready\n");
-            fflush(stdout);
-            api->io_new(api, STDIN_FILENO, PA_IO_EVENT_INPUT, stdin_ready, NULL);
-        }
-        break;
-    case PA_CONTEXT_FAILED:
-    case PA_CONTEXT_TERMINATED:
-        fprintf(stderr, "bench-implicit-trigger: %s\n", pa_strerror(pa_context_errno(c)));
-        api->quit(api, 1);
-        break;
-    default:
-        break;
+/// A client is ready; once every one is, the commands are read.
+static void connected(pa_context *c, void *userdata) {
+    (void)c;
+    pa_mainloop_api *api = userdata;
+    if (++connected_count == count) {
+        printf("ready\n");
+        fflush(stdout);
+        api->io_new(api, STDIN_FILENO, PA_IO_EVENT_INPUT, stdin_ready, NULL);
     }
 }
 
@@ -199,32 +170,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench-implicit-trigger capture|playback,APP[,ROLE]... (at most %d)\n", MAX_SPECS);
         return 64;
     }
-    pa_mainloop *loop = pa_mainloop_new();
-    if (loop == NULL) return 1;
-    api = pa_mainloop_get_api(loop);
+    pa_mainloop_api *api = bench_pulse_init("bench-implicit-trigger");
+    if (api == NULL) return 1;
     for (int i = 1; i < argc; i++) {
         struct spec *sp = &specs[count];
         if (parse(argv[i], sp) < 0) {
             fprintf(stderr, "bench-implicit-trigger: bad SPEC '%s' (capture|playback,APP[,ROLE])\n", argv[i]);
             return 64;
         }
-        sp->context = pa_context_new(api, sp->app);
+        sp->context = bench_pulse_connect(sp->app, connected, api);
         if (sp->context == NULL) return 1;
-        pa_context_set_state_callback(sp->context, context_state, NULL);
-        if (pa_context_connect(sp->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
-            fprintf(stderr, "bench-implicit-trigger: %s\n", pa_strerror(pa_context_errno(sp->context)));
-            return 1;
-        }
         count++;
     }
-    int status = 1;
-    pa_mainloop_run(loop, &status);
+    int status = bench_pulse_run();
     for (int i = 0; i < count; i++) {
         if (specs[i].stream) close_stream(i);
-        pa_context_set_state_callback(specs[i].context, NULL, NULL); // ending is no failure
-        pa_context_disconnect(specs[i].context);
-        pa_context_unref(specs[i].context);
     }
-    pa_mainloop_free(loop);
+    bench_pulse_end();
     return status;
 }

@@ -15,22 +15,16 @@
 // pa_context_get_source_output_info sent when the event arrived. Events and replies share one
 // connection, in order: the event that made a state visible is the last `change` of that stream
 // read before the first `info` showing it. The application name is the rest of the line.
-#include <pulse/pulseaudio.h>
+#include "bench_clock.h"
+#include "bench_pulse.h"
+
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void print_info(const char *facility, uint32_t index, const pa_cvolume *volume, int mute, int corked,
                        pa_proplist *props) {
     const char *app = pa_proplist_gets(props, PA_PROP_APPLICATION_NAME);
-    printf("info %lld %s %u %u %d %d %s\n", (long long)now_ns(), facility, index, pa_cvolume_max(volume), mute,
+    printf("info %lld %s %u %u %d %d %s\n", (long long)bench_now_ns(), facility, index, pa_cvolume_max(volume), mute,
            corked, app ? app : "-");
     fflush(stdout);
 }
@@ -51,7 +45,7 @@ static void got_source_output(pa_context *c, const pa_source_output_info *info, 
 
 static void got_event(pa_context *c, pa_subscription_event_type_t type, uint32_t index, void *userdata) {
     (void)userdata;
-    int64_t at = now_ns();
+    int64_t at = bench_now_ns();
     pa_subscription_event_type_t facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK;
     if (facility != PA_SUBSCRIPTION_EVENT_SINK_INPUT && facility != PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT) return;
     int input = facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT;
@@ -69,50 +63,15 @@ static void got_event(pa_context *c, pa_subscription_event_type_t type, uint32_t
     if (o) pa_operation_unref(o);
 }
 
-static void subscribed(pa_context *c, int success, void *userdata) {
-    (void)c; (void)userdata;
-    if (!success) {
-        fprintf(stderr, "bench-implicit-watch: subscribe failed\n");
-        exit(1);
-    }
-    printf("ready\n");
-    fflush(stdout);
-}
-
-static void state_changed(pa_context *c, void *userdata) {
-    pa_mainloop_api *api = userdata;
-    switch (pa_context_get_state(c)) {
-    case PA_CONTEXT_READY: {
-        pa_context_set_subscribe_callback(c, got_event, NULL);
-        pa_operation *o = pa_context_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT,
-                                               subscribed, NULL);
-        if (o) pa_operation_unref(o);
-        break;
-    }
-    case PA_CONTEXT_FAILED:
-    case PA_CONTEXT_TERMINATED:
-        fprintf(stderr, "bench-implicit-watch: %s\n", pa_strerror(pa_context_errno(c)));
-        api->quit(api, 1);
-        break;
-    default:
-        break;
-    }
+static void connected(pa_context *c, void *userdata) {
+    (void)userdata;
+    bench_pulse_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT, got_event);
 }
 
 int main(void) {
-    pa_mainloop *loop = pa_mainloop_new();
-    if (loop == NULL) return 1;
-    pa_mainloop_api *api = pa_mainloop_get_api(loop);
-    pa_context *c = pa_context_new(api, "bench-implicit-watch");
-    if (c == NULL) return 1;
-    pa_context_set_state_callback(c, state_changed, api);
-    if (pa_context_connect(c, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
-        fprintf(stderr, "bench-implicit-watch: %s\n", pa_strerror(pa_context_errno(c)));
-        return 1;
-    }
-    int status = 1;
-    pa_mainloop_run(loop, &status);
-    pa_context_unref(c);
-    pa_mainloop_free(loop);
+    if (bench_pulse_init("bench-implicit-watch") == NULL) return 1;
+    if (bench_pulse_connect("bench-implicit-watch", connected, NULL) == NULL) return 1;
+    int status = bench_pulse_run();
+    bench_pulse_end();
     return status;
 }

@@ -13,33 +13,20 @@
 // `mprisd play` returns for a file, so both servers marshal about the same bytes. No introspection,
 // no other interface: this is the floor a libdbus server cannot go below, not a complete player.
 // Prints "ready" once the name is owned; loops on dbus_connection_read_write_dispatch(conn, -1).
-// SIGTERM/SIGINT shut the socket down and the loop ends (as in bench-echo-server-c).
-#include <dbus/dbus.h>
+// SIGTERM/SIGINT shut the socket down and the loop ends (bench_dbus_serve, Shims/BenchDBus).
+#include "bench_dbus.h"
 
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #define PLAYER_IFACE "org.mpris.MediaPlayer2.Player"
 #define PROPS_IFACE "org.freedesktop.DBus.Properties"
 #define MPRIS_PATH "/org/mpris/MediaPlayer2"
 
-static volatile sig_atomic_t stop_requested = 0;
-static int bus_fd = -1;
 static int playing = 1;
 static int emit_signal = 1;
-
-static void on_signal(int signo) {
-    (void)signo;
-    stop_requested = 1;
-    if (bus_fd >= 0) {
-        shutdown(bus_fd, SHUT_RDWR);
-    }
-}
 
 static int append_variant(DBusMessageIter *into, int type, const char *sig, const void *value) {
     DBusMessageIter v;
@@ -235,38 +222,5 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench-mpris-server-c: invalid bus name %s\n", name);
         return 2;
     }
-    DBusError err;
-    dbus_error_init(&err);
-    DBusConnection *conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    if (conn == NULL) {
-        fprintf(stderr, "bench-mpris-server-c: cannot connect to the session bus: %s\n", err.message);
-        return 1;
-    }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
-    if (!dbus_connection_get_socket(conn, &bus_fd)) bus_fd = -1;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    static const DBusObjectPathVTable vtable = {.message_function = handle_message};
-    if (!dbus_connection_try_register_object_path(conn, MPRIS_PATH, &vtable, NULL, &err)) {
-        fprintf(stderr, "bench-mpris-server-c: cannot register %s: %s\n", MPRIS_PATH, err.message);
-        return 1;
-    }
-    int owned = dbus_bus_request_name(conn, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
-    if (owned != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
-        fprintf(stderr, "bench-mpris-server-c: cannot own %s: %s\n", name, owned == -1 ? err.message : "taken");
-        return 1;
-    }
-    fputs("ready\n", stdout);
-    fflush(stdout);
-    while (!stop_requested && dbus_connection_read_write_dispatch(conn, -1)) {
-    }
-    dbus_connection_close(conn);
-    dbus_connection_unref(conn);
-    return 0;
+    return bench_dbus_serve("bench-mpris-server-c", name, MPRIS_PATH, handle_message);
 }

@@ -22,7 +22,8 @@
 //   refused <error name>=<count> ...
 // With --hold it then prints "holding" and keeps every connection (and so every session) until
 // SIGTERM or SIGINT: for measuring the daemon's memory with the sessions registered.
-#include <dbus/dbus.h>
+#include "bench_clock.h"
+#include "bench_dbus.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -31,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_CONNECTIONS 64
 #define DAEMON "org.mprisd.AudioPolicy"
@@ -75,12 +75,6 @@ static uint64_t next_random(uint64_t *state) { // SplitMix64, as in bench-sessio
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
-}
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int compare_ns(const void *a, const void *b) {
@@ -129,9 +123,9 @@ static int dict_entry_options(DBusMessageIter *dict, const struct config *c) {
 }
 
 static DBusMessage *call_blocking(struct worker *w, DBusMessage *call, int64_t *elapsed, DBusError *err) {
-    int64_t start = now_ns();
+    int64_t start = bench_now_ns();
     DBusMessage *reply = dbus_connection_send_with_reply_and_block(w->conn, call, TIMEOUT_MS, err);
-    *elapsed = now_ns() - start;
+    *elapsed = bench_now_ns() - start;
     dbus_message_unref(call);
     drain(w);
     return reply;
@@ -223,20 +217,12 @@ static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *run_worker(void *arg) {
     struct worker *w = arg;
-    DBusError err;
-    dbus_error_init(&err);
-    w->conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    if (w->conn == NULL) {
-        fprintf(stderr, "bench-policy-client: cannot connect: %s\n", err.message);
-        w->failed = 1;
-    } else {
-        dbus_connection_set_exit_on_disconnect(w->conn, FALSE);
-        if (register_sessions(w) != 0) w->failed = 1;
-    }
+    w->conn = bench_dbus_connect("bench-policy-client");
+    if (w->conn == NULL || register_sessions(w) != 0) w->failed = 1;
     pthread_barrier_wait(&start_storm); // registration done everywhere
     pthread_barrier_wait(&start_storm); // the storm starts together
     if (!w->failed && storm(w) != 0) w->failed = 1;
-    int64_t end = now_ns();
+    int64_t end = bench_now_ns();
     pthread_mutex_lock(&time_lock);
     if (end > storm_ended) storm_ended = end;
     pthread_mutex_unlock(&time_lock);
@@ -308,16 +294,16 @@ int main(int argc, char **argv) {
         w->deactivate_ns = malloc(sizeof(int64_t) * ((size_t)w->decisions + 1));
         if (w->paths == NULL || w->activate_ns == NULL || w->deactivate_ns == NULL) return 1;
     }
-    int64_t registration_started = now_ns();
+    int64_t registration_started = bench_now_ns();
     for (long k = 0; k < connections; k++) pthread_create(&threads[k], NULL, run_worker, &workers[k]);
     pthread_barrier_wait(&start_storm);
-    double registration_s = (double)(now_ns() - registration_started) / 1e9;
+    double registration_s = (double)(bench_now_ns() - registration_started) / 1e9;
     int failed = 0;
     for (long k = 0; k < connections; k++) failed |= workers[k].failed;
     printf("registered sessions=%ld connections=%ld seconds=%.3f per_second=%.0f\n", sessions, connections,
            registration_s, registration_s > 0 ? (double)sessions / registration_s : 0);
     fflush(stdout);
-    storm_started = now_ns();
+    storm_started = bench_now_ns();
     pthread_barrier_wait(&start_storm);
     for (long k = 0; k < connections; k++) pthread_join(threads[k], NULL);
     for (long k = 0; k < connections; k++) failed |= workers[k].failed;

@@ -10,28 +10,15 @@
 // 44.1 kHz s16 stereo, fed with silence as the server asks (or created corked: paused streams
 // that the server never asks to feed), on sink NAME (default: the server's default sink).
 // Prints "ready <streams>" once every stream is PA_STREAM_READY, then plays until SIGTERM/SIGINT or until a client or stream fails.
-#include <pulse/pulseaudio.h>
-#include <signal.h>
+#include "bench_pulse.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int total = 200, per_client = 10, corked = 0, ready_streams = 0, announced = 0;
 static const char *role = "music", *sink = NULL;
-static pa_mainloop_api *api;
 static const pa_sample_spec spec = {.format = PA_SAMPLE_S16LE, .rate = 44100, .channels = 2};
-
-static void feed(pa_stream *s, size_t nbytes, void *userdata) {
-    (void)userdata;
-    while (nbytes > 0) {
-        void *data = NULL;
-        size_t n = nbytes;
-        if (pa_stream_begin_write(s, &data, &n) < 0 || data == NULL) return;
-        memset(data, 0, n);
-        pa_stream_write(s, data, n, NULL, 0, PA_SEEK_RELATIVE);
-        nbytes -= n < nbytes ? n : nbytes;
-    }
-}
 
 static void stream_state(pa_stream *s, void *userdata) {
     (void)userdata;
@@ -46,7 +33,7 @@ static void stream_state(pa_stream *s, void *userdata) {
     case PA_STREAM_FAILED:
         fprintf(stderr, "bench-pulse-streams: a stream failed after %d ready: %s\n", ready_streams,
                 pa_strerror(pa_context_errno(pa_stream_get_context(s))));
-        api->quit(api, 1);
+        bench_pulse_quit(1);
         break;
     default:
         break;
@@ -55,38 +42,28 @@ static void stream_state(pa_stream *s, void *userdata) {
 
 static int connect_client(int first);
 
-static void context_state(pa_context *c, void *userdata) {
+/// A client is ready: the next one connects, and this one makes its streams.
+static void connected(pa_context *c, void *userdata) {
     int first = (int)(long)userdata;
-    switch (pa_context_get_state(c)) {
-    case PA_CONTEXT_READY:
-        // One client at a time: twenty connecting at once were refused by PulseAudio 16.
-        if (first + per_client < total && connect_client(first + per_client) < 0) { api->quit(api, 1); return; }
-        for (int i = first; i < first + per_client && i < total; i++) {
-            char name[64], id[16];
-            snprintf(name, sizeof name, "bench stream %d", i);
-            snprintf(id, sizeof id, "%d", i);
-            pa_proplist *props = pa_proplist_new();
-            pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role);
-            pa_proplist_sets(props, "mprisd.bench", id);
-            pa_stream *s = pa_stream_new_with_proplist(c, name, &spec, NULL, props);
-            pa_proplist_free(props);
-            if (s == NULL) { api->quit(api, 1); return; }
-            pa_stream_set_state_callback(s, stream_state, NULL);
-            pa_stream_set_write_callback(s, feed, NULL);
-            // Half a second of buffer: the server asks for more a few times a second, not more.
-            pa_buffer_attr attr = {.maxlength = (uint32_t)-1, .tlength = (uint32_t)pa_usec_to_bytes(500000, &spec),
-                                   .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1, .fragsize = (uint32_t)-1};
-            pa_stream_flags_t flags = PA_STREAM_ADJUST_LATENCY | (corked ? PA_STREAM_START_CORKED : 0);
-            if (pa_stream_connect_playback(s, sink, &attr, flags, NULL, NULL) < 0) { api->quit(api, 1); return; }
-        }
-        break;
-    case PA_CONTEXT_FAILED:
-    case PA_CONTEXT_TERMINATED:
-        fprintf(stderr, "bench-pulse-streams: a client failed: %s\n", pa_strerror(pa_context_errno(c)));
-        api->quit(api, 1);
-        break;
-    default:
-        break;
+    // One client at a time: twenty connecting at once were refused by PulseAudio 16.
+    if (first + per_client < total && connect_client(first + per_client) < 0) { bench_pulse_quit(1); return; }
+    for (int i = first; i < first + per_client && i < total; i++) {
+        char name[64], id[16];
+        snprintf(name, sizeof name, "bench stream %d", i);
+        snprintf(id, sizeof id, "%d", i);
+        pa_proplist *props = pa_proplist_new();
+        pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role);
+        pa_proplist_sets(props, "mprisd.bench", id);
+        pa_stream *s = pa_stream_new_with_proplist(c, name, &spec, NULL, props);
+        pa_proplist_free(props);
+        if (s == NULL) { bench_pulse_quit(1); return; }
+        pa_stream_set_state_callback(s, stream_state, NULL);
+        pa_stream_set_write_callback(s, bench_pulse_feed_silence, NULL);
+        // Half a second of buffer: the server asks for more a few times a second, not more.
+        pa_buffer_attr attr = {.maxlength = (uint32_t)-1, .tlength = (uint32_t)pa_usec_to_bytes(500000, &spec),
+                               .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1, .fragsize = (uint32_t)-1};
+        pa_stream_flags_t flags = PA_STREAM_ADJUST_LATENCY | (corked ? PA_STREAM_START_CORKED : 0);
+        if (pa_stream_connect_playback(s, sink, &attr, flags, NULL, NULL) < 0) { bench_pulse_quit(1); return; }
     }
 }
 
@@ -94,19 +71,7 @@ static void context_state(pa_context *c, void *userdata) {
 static int connect_client(int first) {
     char name[64];
     snprintf(name, sizeof name, "bench-streams-%d", first / per_client);
-    pa_context *c = pa_context_new(api, name);
-    if (c == NULL) return -1;
-    pa_context_set_state_callback(c, context_state, (void *)(long)first);
-    if (pa_context_connect(c, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
-        fprintf(stderr, "bench-pulse-streams: %s\n", pa_strerror(pa_context_errno(c)));
-        return -1;
-    }
-    return 0;
-}
-
-static void stop(pa_mainloop_api *a, pa_signal_event *e, int sig, void *userdata) {
-    (void)e; (void)sig; (void)userdata;
-    a->quit(a, 0);
+    return bench_pulse_connect(name, connected, (void *)(long)first) ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
@@ -119,14 +84,10 @@ int main(int argc, char **argv) {
         else { fprintf(stderr, "usage: bench-pulse-streams [--streams N] [--per-client K] [--corked] [--role R] [--sink S]\n"); return 64; }
     }
     if (total < 1 || per_client < 1) { fprintf(stderr, "bench-pulse-streams: counts must be positive\n"); return 64; }
-    pa_mainloop *loop = pa_mainloop_new();
-    if (loop == NULL) return 1;
-    api = pa_mainloop_get_api(loop);
-    pa_signal_init(api);
-    pa_signal_new(SIGTERM, stop, NULL);
-    pa_signal_new(SIGINT, stop, NULL);
+    if (bench_pulse_init("bench-pulse-streams") == NULL) return 1;
+    bench_pulse_quit_on_signals();
     if (connect_client(0) < 0) return 1;
-    int status = 1;
-    pa_mainloop_run(loop, &status);
-    return status;  // exiting closes every client: the server removes their streams
+    int status = bench_pulse_run();
+    bench_pulse_end();  // every client closed: the server removes their streams
+    return status;
 }

@@ -15,30 +15,24 @@
 // state that reply shows. So the event that made a volume visible is the last `change` event of
 // its stream read before the first `info` showing that volume. <bench id> is the stream's
 // `mprisd.bench` property ("-" if none).
-#include <pulse/pulseaudio.h>
+#include "bench_clock.h"
+#include "bench_pulse.h"
+
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void got_info(pa_context *c, const pa_sink_input_info *info, int eol, void *userdata) {
     (void)c; (void)userdata;
     if (eol != 0 || info == NULL) return;
     const char *id = pa_proplist_gets(info->proplist, "mprisd.bench");
-    printf("info %lld %u %u %d %d %s\n", (long long)now_ns(), info->index, pa_cvolume_max(&info->volume),
+    printf("info %lld %u %u %d %d %s\n", (long long)bench_now_ns(), info->index, pa_cvolume_max(&info->volume),
            info->mute, info->corked, id ? id : "-");
     fflush(stdout);
 }
 
 static void got_event(pa_context *c, pa_subscription_event_type_t type, uint32_t index, void *userdata) {
     (void)userdata;
-    int64_t at = now_ns();
+    int64_t at = bench_now_ns();
     if ((type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK) == PA_SUBSCRIPTION_EVENT_SINK) {
         if ((type & PA_SUBSCRIPTION_EVENT_TYPE_MASK) == PA_SUBSCRIPTION_EVENT_REMOVE) {
             printf("event %lld sink-remove %u\n", (long long)at, index);
@@ -61,49 +55,15 @@ static void got_event(pa_context *c, pa_subscription_event_type_t type, uint32_t
     }
 }
 
-static void subscribed(pa_context *c, int success, void *userdata) {
-    (void)c; (void)userdata;
-    if (!success) {
-        fprintf(stderr, "bench-pulse-watch: subscribe failed\n");
-        exit(1);
-    }
-    printf("ready\n");
-    fflush(stdout);
-}
-
-static void state_changed(pa_context *c, void *userdata) {
-    pa_mainloop_api *api = userdata;
-    switch (pa_context_get_state(c)) {
-    case PA_CONTEXT_READY: {
-        pa_context_set_subscribe_callback(c, got_event, NULL);
-        pa_operation *o = pa_context_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT | PA_SUBSCRIPTION_MASK_SINK, subscribed, NULL);
-        if (o) pa_operation_unref(o);
-        break;
-    }
-    case PA_CONTEXT_FAILED:
-    case PA_CONTEXT_TERMINATED:
-        fprintf(stderr, "bench-pulse-watch: %s\n", pa_strerror(pa_context_errno(c)));
-        api->quit(api, 1);
-        break;
-    default:
-        break;
-    }
+static void connected(pa_context *c, void *userdata) {
+    (void)userdata;
+    bench_pulse_subscribe(c, PA_SUBSCRIPTION_MASK_SINK_INPUT | PA_SUBSCRIPTION_MASK_SINK, got_event);
 }
 
 int main(void) {
-    pa_mainloop *loop = pa_mainloop_new();
-    if (loop == NULL) return 1;
-    pa_mainloop_api *api = pa_mainloop_get_api(loop);
-    pa_context *c = pa_context_new(api, "bench-pulse-watch");
-    if (c == NULL) return 1;
-    pa_context_set_state_callback(c, state_changed, api);
-    if (pa_context_connect(c, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
-        fprintf(stderr, "bench-pulse-watch: %s\n", pa_strerror(pa_context_errno(c)));
-        return 1;
-    }
-    int status = 1;
-    pa_mainloop_run(loop, &status);
-    pa_context_unref(c);
-    pa_mainloop_free(loop);
+    if (bench_pulse_init("bench-pulse-watch") == NULL) return 1;
+    if (bench_pulse_connect("bench-pulse-watch", connected, NULL) == NULL) return 1;
+    int status = bench_pulse_run();
+    bench_pulse_end();
     return status;
 }

@@ -31,7 +31,7 @@
 //          rss_end_kb=<b> growth_kb=<b-a> rss_max_kb=<m> slope_kb_per_100k=<fit> refused=<n>
 // (slope: least-squares fit of the samples' RSS against calls, per 100,000 calls) and, in sessions
 // mode, one `refused name=<error> count=<n>` line per refusal name.
-#include <dbus/dbus.h>
+#include "bench_dbus.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -136,11 +136,8 @@ static void report(const char *mode, long warmup, long calls, double seconds,
 // --- Calls -------------------------------------------------------------------------------------
 
 static DBusConnection *connect_bus(void) {
-    DBusError error;
-    dbus_error_init(&error);
-    DBusConnection *connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
-    if (!connection) die("cannot connect to the session bus", error.message);
-    dbus_connection_set_exit_on_disconnect(connection, FALSE);
+    DBusConnection *connection = bench_dbus_connect("bench-soak");
+    if (!connection) exit(1);
     return connection;
 }
 

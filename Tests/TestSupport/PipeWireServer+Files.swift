@@ -1,9 +1,19 @@
 import Foundation
 
 /// The files a PipeWireServer runs with, all under its own directory: the null sink and source
-/// (a `pipewire.conf.d` fragment), pipewire-pulse's client limit, the clients' client.conf, and
+/// (`pipewire.conf.d` fragments), pipewire-pulse's client limit, the clients' client.conf, and
 /// the servers' environment that points every XDG directory there.
 extension PipeWireServer {
+    /// `Tests/Fixtures/PipeWire`, found from this file's place in the package: the null sink's and
+    /// the null source's fragments, files of their own so that Benchmarks/audio-servers.sh starts
+    /// its PipeWire with the very same devices. Their node names are `sinkName` and `sourceName`.
+    static var fixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/PipeWire")
+    }
+    /// The fragments of `fixtures` every server gets: the sink and the source.
+    static let deviceFragments = ["10-null-sink.conf", "11-null-source.conf"]
+
     var home: URL { directory.appendingPathComponent("home") }
     var config: URL { directory.appendingPathComponent("config") }
     var clientConfig: URL { directory.appendingPathComponent("client.conf") }
@@ -16,32 +26,10 @@ extension PipeWireServer {
         try fm.createDirectory(at: home, withIntermediateDirectories: true)
         let fragments = config.appendingPathComponent("pipewire/pipewire.conf.d")
         try fm.createDirectory(at: fragments, withIntermediateDirectories: true)
-        try """
-        context.objects = [
-            { factory = adapter
-              args = {
-                factory.name = support.null-audio-sink
-                node.name = "\(Self.sinkName)"
-                node.description = "Null Output"
-                media.class = Audio/Sink
-                audio.position = [ FL FR ]
-                monitor.channelmix = true
-                object.linger = true
-              }
-            }
-            { factory = adapter
-              args = {
-                factory.name = support.null-audio-sink
-                node.name = "\(Self.sourceName)"
-                node.description = "Null Input"
-                media.class = Audio/Source/Virtual
-                audio.position = [ FL FR ]
-                object.linger = true
-              }
-            }
-        ]
-
-        """.write(to: fragments.appendingPathComponent("10-null-sink.conf"), atomically: true, encoding: .utf8)
+        for name in Self.deviceFragments {
+            try Data(contentsOf: Self.fixtures.appendingPathComponent(name))
+                .write(to: fragments.appendingPathComponent(name), options: .atomic)
+        }
         // pipewire-pulse takes 64 clients by default (each paplay is one): room for 200-stream tests.
         let pulseFragments = config.appendingPathComponent("pipewire/pipewire-pulse.conf.d")
         try fm.createDirectory(at: pulseFragments, withIntermediateDirectories: true)

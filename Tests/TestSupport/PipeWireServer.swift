@@ -8,7 +8,7 @@ import Synchronization
 /// Run exactly as audio-server-notes.md describes: HOME, XDG_RUNTIME_DIR, XDG_CONFIG_HOME and
 /// XDG_STATE_HOME in a temporary directory of its own (so WirePlumber's restore-stream database
 /// starts empty for every server, and one test's volumes never leak into the next); the null sink
-/// from a `pipewire.conf.d` fragment; the test's private session bus, without which WirePlumber
+/// and source from Tests/Fixtures/PipeWire; the test's private session bus, without which WirePlumber
 /// exits (rc 70) and streams are never linked. Two start-up races are avoided by order: WirePlumber
 /// starts only once pipewire listens, and no libpulse client (not even `pactl`) runs before
 /// pipewire-pulse listens on its own socket (a client creating `$XDG_RUNTIME_DIR/pulse` first
