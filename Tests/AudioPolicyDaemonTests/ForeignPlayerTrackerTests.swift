@@ -15,6 +15,8 @@ final class ForeignPlayerTrackerTests: BusTestCase {
     private var logs: EventRecord<String>!
     private var tone: String!
     private var players: [MPVPlayer] = []
+    /// The tracker's connection (its directory's), where its commands to the players go.
+    private var trackerConnection: Connection!
 
     override func setUpWithError() throws {
         try XCTSkipUnless(MPVPlayer.isAvailable, "mpv and mpv-mpris are not installed")
@@ -24,7 +26,8 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         system = AudioSystem()
         let logs = EventRecord<String>()
         self.logs = logs
-        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
+        trackerConnection = try connect()
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: trackerConnection), system: system,
                                        isOwnSession: { _ in false }, log: { logs.append($0) })
     }
 
@@ -121,8 +124,7 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         XCTAssertTrue(paused)
         try call.setActive(false)
         try await waitForLog("\(mpv.busName) stays paused")
-        try await Task.sleep(for: .milliseconds(300))  // a wrong Play would have arrived by now
-        let status = try await mpv.playbackStatus()
+        let status = try await mpv.playbackStatus(through: trackerConnection)  // after a wrong Play, had one been sent
         XCTAssertEqual(status, "Paused")
         XCTAssertEqual(tracked(mpv)?.pausedByPolicy, false)
     }
@@ -130,12 +132,16 @@ final class ForeignPlayerTrackerTests: BusTestCase {
     func testDuckingLowersVolumeAndRestoresTheExactValue() async throws {
         try await startTracker()
         let mpv = try await startPlayer()
+        let announced = try await AnnouncedProperty.watch("Volume", of: mpv, on: trackerConnection)
         try await mpv.setVolume(0.73)
         let prior = try await mpv.volume()
         let seen = await eventually { self.tracked(mpv) != nil }
         XCTAssertTrue(seen)
-        // Let the tracker see the user's volume before ducking.
-        try await Task.sleep(for: .milliseconds(200))
+        // The tracker sees the user's volume before ducking (mpv-mpris announces it up to 100 ms
+        // after setting it; the tracker handles that same message on the same connection).
+        let heard = await announced.waitFor(.double(prior))
+        XCTAssertTrue(heard, "mpv never announced Volume \(prior): \(announced.values)")
+        try await trackerConnection.roundTrip()
 
         let prompt = try system.makeSession(SessionConfiguration(.playback, options: [.mixWithOthers, .duckOthers]))
         try prompt.setActive(true)
@@ -168,8 +174,7 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         try await second.pause()  // stops by itself: no notify-others
         let secondInactive = await eventually { self.session(of: second)?.isActive == false }
         XCTAssertTrue(secondInactive)
-        try await Task.sleep(for: .milliseconds(300))
-        let firstStatus = try await first.playbackStatus()
+        let firstStatus = try await first.playbackStatus(through: trackerConnection)  // after a wrong Play, had one been sent
         XCTAssertEqual(firstStatus, "Paused", "the first player was resumed")
     }
 
@@ -197,8 +202,7 @@ final class ForeignPlayerTrackerTests: BusTestCase {
         let call = try makeCall()
         try call.setActive(true)
         try call.setActive(false, options: .notifyOthersOnDeactivation)
-        try await Task.sleep(for: .milliseconds(300))
-        let status = try await mpv.playbackStatus()
+        let status = try await mpv.playbackStatus(through: trackerConnection)  // after a wrong Play, had one been sent
         XCTAssertEqual(status, "Paused")
         XCTAssertFalse(logs.elements.contains { $0.hasPrefix("resumed") }, "\(logs.elements)")
     }

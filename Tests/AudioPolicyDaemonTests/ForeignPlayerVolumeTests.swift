@@ -15,13 +15,16 @@ final class ForeignPlayerVolumeTests: BusTestCase {
     private var system: AudioSystem!
     private var tracker: ForeignPlayerTracker!
     private var logs: EventRecord<String>!
+    /// The tracker's connection (its directory's).
+    private var trackerConnection: Connection!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         system = AudioSystem()
         let logs = EventRecord<String>()
         self.logs = logs
-        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
+        trackerConnection = try connect()
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: trackerConnection), system: system,
                                        isOwnSession: { _ in false }, log: { logs.append($0) })
         let started = Latch<Result<Void, DBusError>>()
         tracker.start { started.open(with: $0) }
@@ -68,18 +71,31 @@ final class ForeignPlayerVolumeTests: BusTestCase {
         let player = FakePlayer(volume: volume)
         let object = try export(player, on: connection)
         _ = try connection.requestNameAndWait("org.mpris.MediaPlayer2.\(name)")
-        let tracked = await eventually { self.tracker.players.contains { $0.busName.hasSuffix(name) && $0.status == "Playing" } }
+        let busName = "org.mpris.MediaPlayer2.\(name)"
+        let tracker = self.tracker!, logs = self.logs!
+        let tracked = await eventually { tracker.players.contains { $0.busName == busName && $0.status == "Playing" } }
         XCTAssertTrue(tracked, "\(name) not tracked: \(logs.elements)")
         if let changed {
             player.volume.withLock { $0 = changed }
             object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["Volume"])
-            try await Task.sleep(for: .milliseconds(100))
+            // The announcement leaves the player's connection ahead of this Ping to the tracker's,
+            // whose I/O thread handles both in order.
+            try await connection.roundTrip(to: trackerConnection.uniqueName)
         }
+        let ducked = { tracker.players.first { $0.busName == busName }?.ducked == true }
         let prompt = try system.makeSession(SessionConfiguration(.playback, options: [.mixWithOthers, .duckOthers]))
         try prompt.setActive(true)
-        try await Task.sleep(for: .milliseconds(200))
+        // Decided at once: ducked (the lowered Volume being set), or not believing any volume.
+        let decided = await eventually {
+            ducked() || logs.elements.contains { $0.hasPrefix("\(busName): it has no Volume") }
+        }
+        XCTAssertTrue(decided, "\(name): no ducking decided: \(logs.elements)")
+        // The tracker reads Volume, sets it, reads it back: its calls and the player's answers.
+        try await trackerConnection.settle(with: connection.uniqueName, rounds: 3)
         try prompt.setActive(false)
-        try await Task.sleep(for: .milliseconds(200))
+        let ended = await eventually { !ducked() }
+        XCTAssertTrue(ended, "\(name) still ducked: \(logs.elements)")
+        try await trackerConnection.settle(with: connection.uniqueName, rounds: 3)
         connection.close()
         return player.written.withLock { $0 }
     }

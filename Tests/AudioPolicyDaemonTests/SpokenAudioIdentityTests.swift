@@ -16,13 +16,16 @@ final class SpokenAudioIdentityTests: BusTestCase {
     private var tracker: ForeignPlayerTracker!
     private var logs: EventRecord<String>!
     private var connections: [Connection] = []
+    /// The tracker's connection (its directory's).
+    private var trackerConnection: Connection!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         system = AudioSystem()
         let logs = EventRecord<String>()
         self.logs = logs
-        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: try connect()), system: system,
+        trackerConnection = try connect()
+        tracker = ForeignPlayerTracker(directory: PlayerDirectory(connection: trackerConnection), system: system,
                                        isOwnSession: { _ in false }, log: { logs.append($0) })
         tracker.setRules(AppRules(parsing: "player \"Cozy Audiobooks\" = spokenAudio", path: "/apps"))
         let started = Latch<Result<Void, DBusError>>()
@@ -75,8 +78,10 @@ final class SpokenAudioIdentityTests: BusTestCase {
     func testAnIdentityOfTheWrongTypeIsIgnored() async throws {
         let mode = try await playerMode("chapter", identity: .int32(7))
         XCTAssertEqual(mode, "default")
-        // Its Identity's answer has come back by now: a later reply would also have been ignored.
-        try await Task.sleep(for: .milliseconds(200))
+        // Every read of the player the tracker had sent (its Identity's among them) is answered
+        // and handled by now: a reply arriving after the tracking was ignored too.
+        let player = try XCTUnwrap(connections.last)
+        try await trackerConnection.settle(with: player.uniqueName, rounds: 2)
         XCTAssertEqual(tracker.players.first?.mode, "default", "\(logs.elements)")
     }
 }

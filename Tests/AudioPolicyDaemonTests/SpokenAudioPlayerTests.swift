@@ -97,15 +97,11 @@ final class SpokenAudioPlayerTests: PolicyTestCase {
                                   name: "navigation")
     }
 
-    /// Asserts mpv stays `status` for a while (a wrong Pause or Play would have arrived by then).
+    /// Asserts mpv is still `status` once it has handled every command the tracker sent it so far
+    /// (a wrong Pause or Play included), asked on the tracker's connection (the daemon's).
     private func assertStays(_ player: MPVPlayer, _ status: String, file: StaticString = #filePath, line: UInt = #line) async throws {
-        let deadline = ContinuousClock.now + .milliseconds(500)
-        repeat {
-            let now = try await player.playbackStatus()
-            XCTAssertEqual(now, status, "log \(logs.elements)", file: file, line: line)
-            if now != status { return }
-            try await Task.sleep(for: .milliseconds(50))
-        } while ContinuousClock.now < deadline
+        let now = try await player.playbackStatus(through: daemon.connection)
+        XCTAssertEqual(now, status, "log \(logs.elements)", file: file, line: line)
     }
 
     /// The prompt pauses `player` while it speaks and its end (with notify-others) plays it again.
@@ -166,10 +162,15 @@ final class SpokenAudioPlayerTests: PolicyTestCase {
         try await startTracker()
         let mpv = try await startPlayer(try tone("song.wav", genre: "Jazz"))
         await waitForMode(.default, of: mpv)
+        let volumes = try await AnnouncedProperty.watch("Volume", of: mpv, on: daemon.connection)
         try await mpv.setVolume(0.8)
-        let announced = await eventually { (try? await mpv.volume()) == 0.8 }
-        XCTAssertTrue(announced)
-        try await Task.sleep(for: .milliseconds(300))  // mpv-mpris announces a volume late
+        let set = await eventually { (try? await mpv.volume()) == 0.8 }
+        XCTAssertTrue(set)
+        // mpv-mpris announces a volume late: the tracker (on the daemon's connection) is to have
+        // handled that announcement before the ducking.
+        let announced = await volumes.waitFor(.double(0.8))
+        XCTAssertTrue(announced, "mpv never announced Volume 0.8: \(volumes.values)")
+        try await daemon.connection.roundTrip()
 
         let navigation = try prompt()
         try navigation.activate()

@@ -55,16 +55,22 @@ final class AudioServerLinkRetryTests: XCTestCase {
         let path = directory.appendingPathComponent("native").path
         let socket = try BoundSocket(path: path)
         defer { socket.close() }
-        let recorder = try LinkRecorder(socket: path)
+        // The standard series takes 11.3 s (100 ms … 5 s); a short one of three runs the same code.
+        let recorder = try LinkRecorder(socket: path, retryDelays: [.milliseconds(10), .milliseconds(20), .milliseconds(40)])
         defer { recorder.stop() }
         await recorder.waitFor("refused and logged", { _ in !recorder.logLines.isEmpty })
-        guard let task = PulseLoopIdleTests.linkThread() else { return XCTFail("no mprisd-pulse thread") }
-        // 100 ms + 200 ms + … + 3.2 s + 5 s = 11.3 s of retries at most; then inotify only.
-        try await Task.sleep(for: .seconds(13))
+        let link = recorder.link
+        let tried = await eventually { link.connectionAttempts == 4 }
+        XCTAssertTrue(tried, "\(link.connectionAttempts) attempts, not the first and three retries")
+        guard let task = PulseLoopIdleTests.linkThread(), let thread = Int32(task) else { return XCTFail("no mprisd-pulse thread") }
+        let asleep = await ProcessThreads.waitUntilAsleepInPoll([thread])
+        XCTAssertTrue(asleep, "the link's thread did not go to sleep after its last retry")
         let before = try PulseLoopIdleTests.contextSwitches(task)
-        try await Task.sleep(for: .seconds(3))
+        // time is the subject here: a retry after the series (its delays are 10–40 ms) would wake the thread
+        try await Task.sleep(for: .seconds(1))
         let after = try PulseLoopIdleTests.contextSwitches(task)
         XCTAssertEqual(after - before, 0, "still retrying after the bounded series")
+        XCTAssertEqual(link.connectionAttempts, 4, "no attempt after the series")
         XCTAssertEqual(recorder.logLines.count, 1, "one line for the whole absence: \(recorder.logLines)")
     }
 }

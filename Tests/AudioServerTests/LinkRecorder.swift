@@ -13,15 +13,15 @@ final class LinkRecorder: Sendable {
         let state = Mutex<(changes: [InventoryChange], log: [String])>(([], []))
     }
 
-    init(address: ServerAddress, ownViewHasNoDefaults: Bool = false) throws {
+    init(address: ServerAddress, ownViewHasNoDefaults: Bool = false, retryDelays: [Duration]? = nil) throws {
         let records = self.records
-        link = AudioServerLink(address: address, ownViewHasNoDefaults: ownViewHasNoDefaults,
+        link = AudioServerLink(address: address, ownViewHasNoDefaults: ownViewHasNoDefaults, retryDelays: retryDelays,
                                log: { line in records.state.withLock { $0.log.append(line) } })
         try link.start { change in records.state.withLock { $0.changes.append(change) } }
     }
 
-    convenience init(socket: String) throws {
-        try self.init(address: .socket(path: socket))
+    convenience init(socket: String, retryDelays: [Duration]? = nil) throws {
+        try self.init(address: .socket(path: socket), retryDelays: retryDelays)
     }
 
     var changes: [InventoryChange] { records.state.withLock { $0.changes } }

@@ -44,6 +44,7 @@ final class PulseLoopIdleTests: BusTestCase {
         var fewest = Int.max
         for _ in 0..<5 {
             let before = try Self.contextSwitches(task)
+            // time is the subject here: a window of idleness, counted by the kernel
             try await Task.sleep(for: .seconds(3))
             let after = try Self.contextSwitches(task)
             fewest = min(fewest, after - before)

@@ -9,6 +9,7 @@ final class ConcurrencyTests: BusTestCase {
         Interface("org.mprisd.Test", methods: [
             .immediate("Echo", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { $0.body },
             .task("SlowEcho", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { call in
+                // time is the subject here: a handler that takes a while, so replies overtake each other
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 0...5)))
                 return call.body
             },
@@ -71,9 +72,12 @@ final class ConcurrencyTests: BusTestCase {
     }
 
     func testTimeoutGivesNoReplyAndCancellationAbandonsTheCall() async throws {
+        let entered = ValueBox(0)
         let (server, _) = try await service("org.mprisd.Slow", [
             Interface("org.mprisd.Test", methods: [
                 .task("Sleep") { _ in
+                    entered.value.withLock { $0 += 1 }
+                    // time is the subject here: a method slower than the caller's timeout
                     try? await Task.sleep(for: .seconds(3))
                     return []
                 },
@@ -96,7 +100,9 @@ final class ConcurrencyTests: BusTestCase {
             try await client.call(.methodCall(destination: "org.mprisd.Slow", path: try ObjectPath("/org/mprisd/Test"),
                                               interface: "org.mprisd.Test", member: "Sleep"))
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancelled while outstanding: once the service is running it (its first call was the timed-out one).
+        let outstanding = await eventually { entered.current == 2 }
+        XCTAssertTrue(outstanding, "the second call never reached the service")
         call.cancel()
         let cancelledAt = ContinuousClock.now
         do {

@@ -8,8 +8,11 @@ import Glibc
 /// Losing the bus is an event, never a process exit; every waiter is released.
 final class DisconnectTests: BusTestCase {
     func testBusDeathIsAnEventAndCallsFailCleanly() async throws {
+        let entered = ValueBox(false)
         let (server, _) = try await service("org.mprisd.Dies", [
             Interface("org.mprisd.Test", methods: [.task("Hang") { _ in
+                entered.value.withLock { $0 = true }
+                // time is the subject here: a call that is still outstanding when the bus dies
                 try? await Task.sleep(for: .seconds(30))
                 return []
             }]),
@@ -20,7 +23,8 @@ final class DisconnectTests: BusTestCase {
             try await client.call(destination: "org.mprisd.Dies", path: try ObjectPath("/org/mprisd/Test"),
                                   interface: "org.mprisd.Test", member: "Hang")
         }
-        try await Task.sleep(for: .milliseconds(100))
+        let outstanding = await eventually { entered.current }
+        XCTAssertTrue(outstanding, "the call never reached the service")
         kill(bus.pid, SIGKILL)
 
         var sawDisconnect = false

@@ -165,7 +165,12 @@ final class ToolInteropErrorTests: InteropTestCase {
         let state = self.state
         let bumped = await eventually { state.bumps.withLock { $0 } == 2 }
         XCTAssertTrue(bumped, "one-way calls ran \(state.bumps.withLock { $0 }) times, not 2")
-        try await Task.sleep(for: .milliseconds(100))  // let the async handlers finish
+        // The two task handlers have returned; their answers (had they any) are queued on the
+        // service's I/O thread right after, ahead of the round trip queued next, so they would be
+        // on the bus before the sentinel.
+        let answered = await eventually { state.asyncDone.withLock { $0 } == 2 }
+        XCTAssertTrue(answered, "the task handlers ran \(state.asyncDone.withLock { $0 }) times, not 2")
+        try await connection.roundTrip()
         let seen = try await monitor.sync(object, after: 1, mark: 2)
         let fromService = seen.filter { $0.header.contains("sender=\(connection.uniqueName) ") }
         XCTAssertEqual(fromService, [], "the service answered one-way calls: \(fromService)")

@@ -84,10 +84,12 @@ final class InteropMonitor {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             try object.emit(Interop.iface, "Sentinel", [.uint32(mark)])
-            for _ in 0..<10 {
-                if let found = entries(after: after, upTo: mark) { return found }
-                try await Task.sleep(for: .milliseconds(10))
+            var found: [Entry]?
+            _ = await eventually(timeout: .milliseconds(100)) {
+                found = entries(after: after, upTo: mark)
+                return found != nil
             }
+            if let found { return found }
         }
         XCTFail("dbus-monitor never showed Sentinel(\(mark)):\n\(buffer.text)", file: file, line: line)
         return []

@@ -53,6 +53,8 @@ final class InteropState: Sendable {
         "Quiet": .int32(0),
     ])
     let bumps = Mutex(0)
+    /// Calls of the task handlers (`EchoAsync`, `BoomAsync`) that have returned or thrown.
+    let asyncDone = Mutex(0)
 
     subscript(name: String) -> DBusValue {
         get { values.withLock { $0[name]! } }
@@ -71,11 +73,17 @@ final class InteropState: Sendable {
     func interface() -> Interface {
         var methods: [Method] = [
             .immediate("Echo", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { $0.body },
-            .task("EchoAsync", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { $0.body },
+            .task("EchoAsync", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { [self] call in
+                defer { asyncDone.withLock { $0 += 1 } }
+                return call.body
+            },
             .immediate("EchoBasics", inputs: Interop.basics.map { Argument(nil, $0) },
                        outputs: Interop.basics.map { Argument(nil, $0) }) { $0.body },
             .immediate("Boom") { _ in throw DBusError(Interop.boom, Interop.boomMessage) },
-            .task("BoomAsync") { _ in throw DBusError(Interop.boom, Interop.boomMessage) },
+            .task("BoomAsync") { [self] _ in
+                defer { asyncDone.withLock { $0 += 1 } }
+                throw DBusError(Interop.boom, Interop.boomMessage)
+            },
             .immediate("Fail") { _ in throw InteropPlainError() },
             .immediate("Bump") { [self] _ in
                 bumps.withLock { $0 += 1 }

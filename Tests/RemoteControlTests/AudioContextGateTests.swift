@@ -8,8 +8,7 @@ final class AudioContextGateTests: EndpointTestCase {
     func testNameLivesFromFirstPlayToStop() async throws {
         let player = try makePlayer()
         // Exported, but not in an audio context: no name, playerctl sees no player.
-        try await Task.sleep(for: .milliseconds(100))
-        var names = try await busNames()
+        var names = try await busNamesAfterRequests(of: player)
         XCTAssertFalse(names.contains(Self.name))
         try await expectPlayerctl("-l", player: nil, prints: "")
 
@@ -57,8 +56,7 @@ extension AudioContextGateTests {
                                                   "org.freedesktop.DBus.Properties.GetAll", "org.mpris.MediaPlayer2.Player"])
         XCTAssertTrue(introspect.stderr.contains("UnknownObject"), introspect.stderr)
         player?.start()
-        try await Task.sleep(for: .milliseconds(100))
-        let names = try await busNames()
+        let names = try await busNamesAfterRequests(of: try XCTUnwrap(player))
         XCTAssertFalse(names.contains(Self.name))
 
         // A player dropped while playing gives its name back too.

@@ -85,11 +85,13 @@ final class PlayerctlTests: EndpointTestCase {
         // While playing the position advances from the recorded one.
         try await playerctl("position", "100")
         try await playerctl("play")
-        try await Task.sleep(for: .milliseconds(300))
-        let text = try await playerctl("position")
-        let seconds = try XCTUnwrap(Double(text))
-        XCTAssertGreaterThan(seconds, 100.2)
-        XCTAssertLessThan(seconds, 103)
+        var seconds = 0.0
+        let advanced = try await eventually {
+            seconds = Double(try await playerctl("position")) ?? 0
+            return seconds > 100.2
+        }
+        XCTAssertTrue(advanced, "the position stayed at \(seconds)")
+        XCTAssertLessThan(seconds, 103, "the position runs at the playback rate, not faster")
     }
 
     func testVolumeLoopAndShuffle() async throws {

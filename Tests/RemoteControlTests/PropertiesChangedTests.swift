@@ -143,8 +143,7 @@ final class PropertiesChangedTests: EndpointTestCase {
         }
         let released = await waitUntil { endpoint.isNameSettled && endpoint.busName == nil }
         XCTAssertTrue(released)
-        try await Task.sleep(for: .milliseconds(100))
-        names = try await busNames()
+        names = try await busNamesAfterRequests(of: player)
         XCTAssertFalse(names.contains(Self.name))
         XCTAssertFalse(names.contains { $0.hasPrefix("org.mpris.MediaPlayer2.") })
     }

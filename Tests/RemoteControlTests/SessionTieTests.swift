@@ -13,8 +13,7 @@ final class SessionTieTests: EndpointTestCase {
         let player = try makePlayer()
         player.endpoint.attach(session)
         player.start()
-        try await Task.sleep(for: .milliseconds(200))
-        var names = try await busNames()
+        var names = try await busNamesAfterRequests(of: player)
         XCTAssertFalse(names.contains { $0.hasPrefix("org.mpris.MediaPlayer2.") }, "\(names)")
         XCTAssertFalse(player.endpoint.isInAudioContext)
 
@@ -33,8 +32,7 @@ final class SessionTieTests: EndpointTestCase {
         // The flag works the same without a session.
         player.endpoint.attach(nil)
         player.endpoint.setMixesWithOthers(true)
-        try await Task.sleep(for: .milliseconds(100))
-        names = try await busNames()
+        names = try await busNamesAfterRequests(of: player)
         XCTAssertFalse(names.contains(Self.name))
         player.endpoint.setMixesWithOthers(false)
         let back = try await waitForName(present: true)

@@ -200,8 +200,10 @@ final class BluetoothMonitorTests: XCTestCase {
         try await rig.waitFor(.connected(port))
 
         let thread = try await rig.ioThreadID()
-        try await Task.sleep(for: .milliseconds(200))  // let the thread go back to sleep after the ping
+        let asleep = await ProcessThreads.waitUntilAsleepInPoll([thread])
+        XCTAssertTrue(asleep, "the I/O thread did not go back to sleep after the ping")
         let before = try Self.contextSwitches(ofThread: thread)
+        // time is the subject here: a second of idleness, in which the thread may not wake
         try await Task.sleep(for: .seconds(1))
         let after = try Self.contextSwitches(ofThread: thread)
         XCTAssertEqual(after, before, "the monitor's I/O thread woke up while nothing changed")

@@ -79,7 +79,9 @@ final class SleepMonitorTests: XCTestCase {
         try await rig.logind.prepareForSleep(false)
         try await rig.logind.prepareForSleep(true)
         try await rig.waitFor([true])
-        try await Task.sleep(for: .milliseconds(200))
+        // The impostor's signal, had the bus routed it to the monitor, came before this Ping on
+        // the monitor's connection, whose I/O thread handles both in order: it has been judged.
+        try await impostor.roundTrip(to: rig.connection.uniqueName)
         XCTAssertEqual(rig.events.elements, [true])
     }
 
@@ -106,8 +108,10 @@ final class SleepMonitorTests: XCTestCase {
                 continuation.resume(with: result.map { _ in tid }.mapError { $0 as any Error })
             }
         }
-        try await Task.sleep(for: .milliseconds(200))  // let the thread go back to sleep after the ping
+        let asleep = await ProcessThreads.waitUntilAsleepInPoll([thread])
+        XCTAssertTrue(asleep, "the I/O thread did not go back to sleep after the ping")
         let before = try LockRig.contextSwitches(ofThread: thread)
+        // time is the subject here: a second of idleness, in which the thread may not wake
         try await Task.sleep(for: .seconds(1))
         let after = try LockRig.contextSwitches(ofThread: thread)
         XCTAssertEqual(after, before, "the monitor's I/O thread woke up while nothing changed")

@@ -83,11 +83,13 @@ extension MPRISTestPlayer {
         await eventually(timeout: timeout) { (try? await playbackStatus()) == status }
     }
 
-    /// A property of its `org.mpris.MediaPlayer2.Player`, unwrapped from its variant.
-    public func property(_ name: String) async throws -> DBusValue {
-        let reply = try await control.call(destination: uniqueName, path: MPRISTestPlayers.path,
-                                           interface: "org.freedesktop.DBus.Properties", member: "Get",
-                                           [.string(MPRISTestPlayers.interface), .string(name)], timeout: .seconds(5))
+    /// A property of its `org.mpris.MediaPlayer2.Player`, unwrapped from its variant; asked on
+    /// `connection` (by default the test's own, `control`).
+    public func property(_ name: String, through connection: Connection? = nil) async throws -> DBusValue {
+        let reply = try await (connection ?? control).call(destination: uniqueName, path: MPRISTestPlayers.path,
+                                                           interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                                           [.string(MPRISTestPlayers.interface), .string(name)],
+                                                           timeout: .seconds(5))
         guard case .variant(let value)? = reply.first else {
             throw TestSupportError("Get \(name) of \(busName) answered \(reply)")
         }

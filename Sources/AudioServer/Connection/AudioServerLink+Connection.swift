@@ -69,6 +69,7 @@ extension LinkCore {
         pa_proplist_free(properties)
         guard let created else { return connectionFailed("pa_context_new failed") }
         context = created
+        shared.attempts.withLock { $0 += 1 }
         connectedServer = server
         phase = .connecting
         pa_context_set_state_callback(created, { context, userdata in
@@ -120,8 +121,8 @@ extension LinkCore {
         absent("no audio server at \(address) (\(reason))")
         // A remote server (PULSE_SERVER=tcp:…) is tried at start only: nothing announces it.
         if case .remote = address { return }
-        guard retriesDone < Self.retryDelays.count else { return }
-        let delay = Self.retryDelays[retriesDone]
+        guard retriesDone < retryDelays.count else { return }
+        let delay = retryDelays[retriesDone]
         retriesDone += 1
         cancelRetry()
         retryTimer = loop.core.timer(at: MonotonicClock.nanoseconds() + delay) { [unowned self] _ in

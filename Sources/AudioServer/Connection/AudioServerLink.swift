@@ -23,19 +23,26 @@ public final class AudioServerLink: Sendable {
     let shared = LinkShared()
     private let running = Mutex<(loop: PulseLoop, core: LinkCore)?>(nil)
     private let ownViewHasNoDefaults: Bool
+    private let retryDelays: [Int64]
 
     public init(address: ServerAddress = .fromEnvironment(), log: @escaping Log) {
         self.address = address
         self.log = log
         ownViewHasNoDefaults = false
+        retryDelays = LinkCore.standardRetryDelays
     }
 
     /// Tests only: a link whose own client view never names a default device, as a
-    /// pipewire-pulse client that missed WirePlumber's choice sees it (`LinkCore.askSecondOpinion`).
-    package init(address: ServerAddress, ownViewHasNoDefaults: Bool, log: @escaping Log) {
+    /// pipewire-pulse client that missed WirePlumber's choice sees it (`LinkCore.askSecondOpinion`);
+    /// and one whose backoff after a refused connection is `retryDelays` (nil: the standard one).
+    package init(address: ServerAddress, ownViewHasNoDefaults: Bool, retryDelays: [Duration]? = nil,
+                 log: @escaping Log) {
         self.address = address
         self.log = log
         self.ownViewHasNoDefaults = ownViewHasNoDefaults
+        self.retryDelays = retryDelays.map { delays in
+            delays.map { $0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 }
+        } ?? LinkCore.standardRetryDelays
     }
 
     /// Starts the link's thread; `onChange` runs on it after every change (keep it short: no
@@ -45,11 +52,12 @@ public final class AudioServerLink: Sendable {
         let log = self.log
         let shared = self.shared
         let ownViewHasNoDefaults = self.ownViewHasNoDefaults
+        let retryDelays = self.retryDelays
         try running.withLock { (slot: inout (loop: PulseLoop, core: LinkCore)?) throws(PosixError) in
             guard slot == nil else { return }
             let loop = try PulseLoop()
             let core = LinkCore(loop: loop, address: address, log: log, shared: shared,
-                                ownViewHasNoDefaults: ownViewHasNoDefaults, onChange: onChange)
+                                ownViewHasNoDefaults: ownViewHasNoDefaults, retryDelays: retryDelays, onChange: onChange)
             try loop.start()
             loop.post { core.begin() }
             slot = (loop, core)
@@ -77,6 +85,9 @@ public final class AudioServerLink: Sendable {
 
     /// Why there is no server now ("no server at /run/user/1000/pulse/native"), nil when connected.
     public var absenceReason: String? { shared.absence.withLock { $0 } }
+
+    /// How many connections the link has begun (`pa_context_connect`), refused ones included.
+    package var connectionAttempts: Int { shared.attempts.withLock { $0 } }
 
     /// Sets a stream's volume (`pa_context_set_sink_input_volume` / `…_source_output_volume`);
     /// `completion` gets whether the server accepted it, on the link's thread.
@@ -109,4 +120,5 @@ public final class AudioServerLink: Sendable {
 final class LinkShared: Sendable {
     let inventory = Mutex(AudioInventory())
     let absence = Mutex<String?>("not started")
+    let attempts = Mutex(0)
 }

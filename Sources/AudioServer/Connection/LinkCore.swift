@@ -57,13 +57,17 @@ final class LinkCore: @unchecked Sendable {  // invariant: touched only on the l
     var absenceLogged = false
 
     /// Backoff before the next connection attempt when the socket refuses (no inotify event came).
-    static let retryDelays: [Int64] = [100, 200, 400, 800, 1600, 3200, 5000].map { $0 * 1_000_000 }
+    static let standardRetryDelays: [Int64] = [100, 200, 400, 800, 1600, 3200, 5000].map { $0 * 1_000_000 }
+    /// The backoff in use, in nanoseconds: `standardRetryDelays` but in tests.
+    let retryDelays: [Int64]
     /// How long a connection that the socket accepted may go without the server's answer.
     static let handshakeSeconds: Int64 = 5
 
     init(loop: PulseLoop, address: ServerAddress, log: @escaping AudioServerLink.Log, shared: LinkShared,
-         ownViewHasNoDefaults: Bool = false, onChange: @escaping @Sendable (InventoryChange) -> Void) {
+         ownViewHasNoDefaults: Bool = false, retryDelays: [Int64] = LinkCore.standardRetryDelays,
+         onChange: @escaping @Sendable (InventoryChange) -> Void) {
         self.ownViewHasNoDefaults = ownViewHasNoDefaults
+        self.retryDelays = retryDelays
         self.loop = loop
         self.address = address
         self.log = log

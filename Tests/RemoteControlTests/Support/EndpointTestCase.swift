@@ -1,6 +1,6 @@
 import DBus
 import Foundation
-import RemoteControl
+@testable import RemoteControl
 import TestSupport
 import XCTest
 
@@ -53,6 +53,19 @@ class EndpointTestCase: BusTestCase {
     /// The names on the bus (`ListNames` through a connection of the binding).
     func busNames() async throws -> [String] {
         try await observerConnection().listNames()
+    }
+
+    /// The names on the bus once it has handled everything `player`'s endpoint asked of it: the
+    /// endpoint asks for or gives up its name synchronously, on its connection, one request at a
+    /// time (the next once the bus answered the last). Once none is in flight, a round trip there
+    /// makes "no name was requested" a fact rather than a hope.
+    func busNamesAfterRequests(of player: TestPlayer, file: StaticString = #filePath,
+                               line: UInt = #line) async throws -> [String] {
+        let endpoint = player.endpoint
+        let settled = await eventually { endpoint.isNameSettled }
+        XCTAssertTrue(settled, "a name request or release is still in flight", file: file, line: line)
+        try await endpoint.connection.roundTrip()
+        return try await busNames()
     }
 
     /// Waits until `name` is (or is not) on the bus.
