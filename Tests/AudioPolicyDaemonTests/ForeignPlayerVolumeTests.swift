@@ -38,46 +38,19 @@ final class ForeignPlayerVolumeTests: BusTestCase {
         super.tearDown()
     }
 
-    /// A playing MPRIS player whose `Volume` reads `volume`; every volume it is set to is recorded.
-    private final class FakePlayer: Sendable {
-        let volume: Mutex<Double>
-        let written = Mutex<[Double]>([])
-        init(volume: Double) { self.volume = Mutex(volume) }
-    }
-
-    private func export(_ player: FakePlayer, on connection: Connection) throws -> ExportedObject {
-        try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [
-            Interface("org.mpris.MediaPlayer2.Player", methods: [
-                .immediate("Pause") { _ in [] },
-                .immediate("Play") { _ in [] },
-            ], properties: [
-                Property("PlaybackStatus", .string, get: { .string("Playing") }),
-                Property("CanPause", .boolean, get: { .boolean(true) }),
-                Property("CanPlay", .boolean, get: { .boolean(true) }),
-                Property("Volume", .double, get: { .double(player.volume.withLock { $0 }) }, set: { value in
-                    guard case .double(let volume) = value else { return }
-                    player.written.withLock { $0.append(volume) }
-                    player.volume.withLock { $0 = volume }  // an honest player: Volume reads back what was set
-                }),
-            ]),
-        ])
-    }
-
     /// Starts a fake player as `org.mpris.MediaPlayer2.NAME`, waits until it is tracked, ducks it
     /// and ends the ducking; returns the volumes it was set to.
     private func duck(_ name: String, announcing volume: Double,
                       thenChangingTo changed: Double? = nil) async throws -> [Double] {
         let connection = try connect()
-        let player = FakePlayer(volume: volume)
-        let object = try export(player, on: connection)
-        _ = try connection.requestNameAndWait("org.mpris.MediaPlayer2.\(name)")
-        let busName = "org.mpris.MediaPlayer2.\(name)"
+        // An honest player: Volume reads back what was set.
+        let player = try await FakeMPRISPlayer.start(on: connection, name: name, .init(status: "Playing", volume: .honest(volume)))
+        let busName = player.busName
         let tracker = self.tracker!, logs = self.logs!
         let tracked = await eventually { tracker.players.contains { $0.busName == busName && $0.status == "Playing" } }
         XCTAssertTrue(tracked, "\(name) not tracked: \(logs.elements)")
         if let changed {
-            player.volume.withLock { $0 = changed }
-            object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["Volume"])
+            player.setVolume(changed)
             // The announcement leaves the player's connection ahead of this Ping to the tracker's,
             // whose I/O thread handles both in order.
             try await connection.roundTrip(to: trackerConnection.uniqueName)
@@ -97,7 +70,7 @@ final class ForeignPlayerVolumeTests: BusTestCase {
         XCTAssertTrue(ended, "\(name) still ducked: \(logs.elements)")
         try await trackerConnection.settle(with: connection.uniqueName, rounds: 3)
         connection.close()
-        return player.written.withLock { $0 }
+        return player.volumeWrites
     }
 
     func testHostileVolumesAreNeverDuckedFrom() async throws {

@@ -126,7 +126,7 @@ final class HeadsetPlayerTests: BusTestCase {
     func testSeeksOfTheActivePlayerAreAnnouncedToBluetoothd() async throws {
         try await begin()
         // A player of our own, which seeks when told (mpv-mpris says nothing of a seek while paused).
-        let player = try await TogglingPlayer.start(on: connect(), status: "Playing")
+        let player = try await FakeMPRISPlayer.toggler(on: connect(), status: "Playing")
         let path = "/org/mprisd/Headset/" + Self.element(player.active.owner)
         let seeked = EventRecord<Int64>()
         let rule = MatchRule(sender: systemConnection.uniqueName, interface: "org.mpris.MediaPlayer2.Player",
@@ -148,7 +148,7 @@ final class HeadsetPlayerTests: BusTestCase {
 
     func testPauseIsNeverSentToAPlayerThatIsNotPlaying() async throws {
         try await begin()
-        let toggler = try await TogglingPlayer.start(on: connect(), status: "Paused")
+        let toggler = try await FakeMPRISPlayer.toggler(on: connect(), status: "Paused")
         source.set(toggler.active)
         let path = "/org/mprisd/Headset/" + Self.element(toggler.active.owner)
         _ = try await bluez.waitForRegisteredPlayer { $0.path == path }
@@ -332,54 +332,12 @@ private final class StubActivePlayer: Sendable {
     }
 }
 
-/// An MPRIS player that toggles on `Pause` (as tidal-hifi#800 did) and records every call.
-private final class TogglingPlayer: Sendable {
-    let connection: Connection
-    let calls = EventRecord<String>()
-    private let playback = Mutex("Paused")
-    private let object = Mutex<ExportedObject?>(nil)
-
-    var status: String { playback.withLock { $0 } }
-    var active: ActivePlayer { ActivePlayer(busName: "org.mpris.MediaPlayer2.toggler", owner: connection.uniqueName) }
-
-    private init(connection: Connection, status: String) {
-        self.connection = connection
-        playback.withLock { $0 = status }
+extension FakeMPRISPlayer {
+    /// A player that toggles on `Pause` (as tidal-hifi#800 did), named `toggler`.
+    static func toggler(on connection: Connection, status: String) async throws -> FakeMPRISPlayer {
+        try await start(on: connection, name: "toggler", .init(status: status, controls: .toggleOnPause))
     }
 
-    static func start(on connection: Connection, status: String) async throws -> TogglingPlayer {
-        let player = TogglingPlayer(connection: connection, status: status)
-        let methods = ["Play", "Pause", "PlayPause", "Stop", "Next", "Previous"].map { member in
-            Method.immediate(member) { [weak player] _ in
-                player?.called(member)
-                return []
-            }
-        }
-        let interface = Interface("org.mpris.MediaPlayer2.Player", methods: methods, properties: [
-            Property("PlaybackStatus", .string) { [weak player] in .string(player?.status ?? "Stopped") },
-            Property("CanControl", .boolean) { .boolean(true) },
-        ], signals: [SignalDescription("Seeked", [Argument("Position", .int64)])])
-        let exported = try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [interface])
-        player.object.withLock { $0 = exported }
-        _ = try await connection.requestName("org.mpris.MediaPlayer2.toggler")
-        return player
-    }
-
-    /// Announces a jump to `position` (µs), as a player does after the user seeks.
-    func seek(to position: Int64) throws {
-        try object.withLock { $0 }?.emit("org.mpris.MediaPlayer2.Player", "Seeked", [.int64(position)])
-    }
-
-    private func called(_ member: String) {
-        calls.append(member)
-        playback.withLock { status in
-            switch member {
-            case "Pause", "PlayPause": status = status == "Playing" ? "Paused" : "Playing"
-            case "Play": status = "Playing"
-            case "Stop": status = "Stopped"
-            default: break
-            }
-        }
-        object.withLock { $0 }?.propertiesChanged("org.mpris.MediaPlayer2.Player", ["PlaybackStatus"])
-    }
+    /// The player as the arbiter names it.
+    var active: ActivePlayer { ActivePlayer(busName: busName, owner: connection.uniqueName) }
 }

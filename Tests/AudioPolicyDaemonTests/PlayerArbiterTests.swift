@@ -12,32 +12,6 @@ import XCTest
 /// `PlayerArbiter` on a private bus with players exported by the test itself: what the bluez
 /// part relies on (`onActiveChange`: the current value at once, then each change, in order).
 final class PlayerArbiterTests: BusTestCase {
-    /// An MPRIS player on its own connection whose `PlaybackStatus` the test sets.
-    private final class TestPlayer: Sendable {
-        let connection: Connection
-        let status = ValueBox("Stopped")
-        let object: ExportedObject
-        let busName: String
-
-        init(_ connection: Connection, name: String, status initial: String) async throws {
-            self.connection = connection
-            busName = "org.mpris.MediaPlayer2." + name
-            status.value.withLock { $0 = initial }
-            let status = self.status
-            object = try connection.export(ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [
-                Interface("org.mpris.MediaPlayer2.Player", properties: [
-                    Property("PlaybackStatus", .string, get: { .string(status.value.withLock { $0 }) }),
-                ]),
-            ])
-            _ = try await connection.requestName(busName)
-        }
-
-        func set(_ value: String) {
-            status.value.withLock { $0 = value }
-            object.propertiesChanged("org.mpris.MediaPlayer2.Player", ["PlaybackStatus"])
-        }
-    }
-
     private final class Changes: Sendable {
         let seen = Mutex<[String]>([])
         func append(_ player: ActivePlayer?) { seen.withLock { $0.append(player?.busName ?? "none") } }
@@ -52,11 +26,11 @@ final class PlayerArbiterTests: BusTestCase {
         XCTAssertEqual(changes.all, ["none"], "the current value at once")
         arbiter.start()
 
-        let first = try await TestPlayer(try connect(), name: "first", status: "Playing")
+        let first = try await FakeMPRISPlayer.start(on: try connect(), name: "first", .init(status: "Playing"))
         var ok = await eventually(timeout: .seconds(5)) { changes.all == ["none", first.busName] }
         XCTAssertTrue(ok, "\(changes.all)")
 
-        let second = try await TestPlayer(try connect(), name: "second", status: "Paused")
+        let second = try await FakeMPRISPlayer.start(on: try connect(), name: "second", .init(status: "Paused"))
         second.set("Playing")
         ok = await eventually(timeout: .seconds(5)) { changes.all.last == second.busName }
         XCTAssertTrue(ok, "\(changes.all)")
@@ -80,9 +54,9 @@ final class PlayerArbiterTests: BusTestCase {
     func testOneConnectionGetsAtMostSixteenPlayersRanked() async throws {
         let arbiter = PlayerArbiter(directory: PlayerDirectory(connection: try connect()), log: { _ in })
         arbiter.start()
-        let flood = try await TestPlayer(try connect(), name: "flood0", status: "Playing")
+        let flood = try await FakeMPRISPlayer.start(on: try connect(), name: "flood0", .init(status: "Playing"))
         for index in 1..<20 { _ = try await flood.connection.requestName("org.mpris.MediaPlayer2.flood\(index)") }
-        let other = try await TestPlayer(try connect(), name: "other", status: "Playing")
+        let other = try await FakeMPRISPlayer.start(on: try connect(), name: "other", .init(status: "Playing"))
         let ok = await eventually(timeout: .seconds(5)) { arbiter.listing().players.contains { $0.busName == other.busName } }
         XCTAssertTrue(ok)
         let names = arbiter.listing().players.map(\.busName)
@@ -101,7 +75,7 @@ final class PlayerArbiterTests: BusTestCase {
         arbiter.start()
         defer { arbiter.stop() }
         // The player is this process's connection, so a stream of this process is its stream.
-        let player = try await TestPlayer(try connect(), name: "gone", status: "Playing")
+        let player = try await FakeMPRISPlayer.start(on: try connect(), name: "gone", .init(status: "Playing"))
         let connected = AudioInventory(server: ServerIdentity(name: "test", version: "1", cookie: 1))
         var playing = connected
         let stream = AudioStream(id: StreamID(.playback, 1), applicationName: "test", processID: getpid())

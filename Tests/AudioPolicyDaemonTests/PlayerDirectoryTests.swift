@@ -12,48 +12,6 @@ import XCTest
 /// there, an owner's names are bounded — and the policy, the arbiter and the headset together
 /// cost the bus one watch of names, one rule and one read per player (issue 23).
 final class PlayerDirectoryTests: BusTestCase {
-    /// An MPRIS player on its own connection that counts the reads of its `PlaybackStatus` by
-    /// others (the export's own first read, which seeds its change announcements, left out).
-    private final class CountingPlayer: Sendable {
-        let connection: Connection
-        let busName: String
-        let reads = Mutex(0)
-        private let seeded = Mutex(0)
-        private let status: Mutex<String>
-        private let object = Mutex<ExportedObject?>(nil)
-
-        var active: ActivePlayer { ActivePlayer(busName: busName, owner: connection.uniqueName) }
-        var statusReads: Int { reads.withLock { $0 } - seeded.withLock { $0 } }
-
-        init(_ connection: Connection, name: String, status: String) async throws {
-            self.connection = connection
-            busName = "org.mpris.MediaPlayer2." + name
-            self.status = Mutex(status)
-            let interface = Interface("org.mpris.MediaPlayer2.Player", properties: [
-                Property("PlaybackStatus", .string) { [weak self] in
-                    guard let self else { return .string("Stopped") }
-                    reads.withLock { $0 += 1 }
-                    return .string(self.status.withLock { $0 })
-                },
-                Property("CanControl", .boolean) { .boolean(true) },
-            ], signals: [SignalDescription("Seeked", [Argument("Position", .int64)])])
-            let exported = try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [interface])
-            object.withLock { $0 = exported }
-            // The export's own read runs on the connection's loop; a round trip comes after it.
-            // Nobody else can have read the player before it has its name.
-            _ = try await connection.call(destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus"),
-                                          interface: "org.freedesktop.DBus", member: "GetId", [], timeout: .seconds(5))
-            let own = reads.withLock { $0 }
-            seeded.withLock { $0 = own }
-            _ = try await connection.requestName(busName)
-        }
-
-        func set(_ value: String) {
-            status.withLock { $0 = value }
-            object.withLock { $0 }?.propertiesChanged("org.mpris.MediaPlayer2.Player", ["PlaybackStatus"])
-        }
-    }
-
     /// One line per event: `appeared NAME`, `read NAME Playing`, `changed NAME Paused`, `vanished NAME reason`.
     private static func line(_ event: PlayerDirectoryEvent) -> String? {
         switch event {
@@ -83,7 +41,7 @@ final class PlayerDirectoryTests: BusTestCase {
         defer { subscription.cancel() }
         try await start(directory)
 
-        let player = try await CountingPlayer(try connect(), name: "first", status: "Playing")
+        let player = try await FakeMPRISPlayer.start(on: try connect(), name: "first", .init(status: "Playing"))
         let name = player.busName
         try await record.wait(for: "the player read") { $0.contains("read \(name) Playing") ? true : nil }
         player.set("Paused")
@@ -97,7 +55,7 @@ final class PlayerDirectoryTests: BusTestCase {
     }
 
     func testAReaderThatComesLateIsToldThePlayersThereAndThoseFoundAtStartSaySo() async throws {
-        let early = try await CountingPlayer(try connect(), name: "early", status: "Playing")
+        let early = try await FakeMPRISPlayer.start(on: try connect(), name: "early", .init(status: "Playing"))
         let directory = PlayerDirectory(connection: try connect())
         let (first, firstSubscription) = observe(directory)
         defer { firstSubscription.cancel() }
@@ -109,7 +67,7 @@ final class PlayerDirectoryTests: BusTestCase {
         defer { lateSubscription.cancel() }
         XCTAssertEqual(late.elements, ["appeared \(early.busName)", "read \(early.busName) Playing"],
                        "told at once, as if it had been there")
-        let next = try await CountingPlayer(try connect(), name: "next", status: "Paused")
+        let next = try await FakeMPRISPlayer.start(on: try connect(), name: "next", .init(status: "Paused"))
         try await late.wait(for: "a new player") { $0.contains("read \(next.busName) Paused") ? true : nil }
         XCTAssertEqual(directory.player(next.busName)?.foundAtStart, false)
         XCTAssertEqual(early.statusReads, 1, "read once, however many readers")
@@ -120,9 +78,9 @@ final class PlayerDirectoryTests: BusTestCase {
         let (record, subscription) = observe(directory)
         defer { subscription.cancel() }
         try await start(directory)
-        let flood = try await CountingPlayer(try connect(), name: "flood0", status: "Playing")
+        let flood = try await FakeMPRISPlayer.start(on: try connect(), name: "flood0", .init(status: "Playing"))
         for index in 1..<20 { _ = try await flood.connection.requestName("org.mpris.MediaPlayer2.flood\(index)") }
-        let last = try await CountingPlayer(try connect(), name: "zlast", status: "Playing")
+        let last = try await FakeMPRISPlayer.start(on: try connect(), name: "zlast", .init(status: "Playing"))
         // The bus tells the names in order: once the later connection's player is there, every
         // flood name has been seen.
         try await record.wait(for: "the later player") { $0.contains("appeared \(last.busName)") ? true : nil }
@@ -155,8 +113,8 @@ final class PlayerDirectoryTests: BusTestCase {
         try await start(directory)  // the first look at the bus is over
 
         let before = try await session.matchRuleCount(of: session.uniqueName)
-        let players = [try await CountingPlayer(try connect(), name: "one", status: "Playing"),
-                       try await CountingPlayer(try connect(), name: "two", status: "Paused")]
+        let players = [try await FakeMPRISPlayer.start(on: try connect(), name: "one", .init(status: "Playing")),
+                       try await FakeMPRISPlayer.start(on: try connect(), name: "two", .init(status: "Paused"))]
         // The active player is registered with BlueZ only after every reader has it: the tracker
         // has its session, the arbiter ranked it, the headset read its properties.
         let path = "/org/mprisd/Headset/" + String(players[0].connection.uniqueName.map { $0.isLetter || $0.isNumber ? $0 : "_" })

@@ -47,20 +47,9 @@ final class SpokenAudioIdentityTests: BusTestCase {
     private func playerMode(_ name: String, identity: DBusValue) async throws -> String? {
         let connection = try connect()
         connections.append(connection)
-        _ = try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: [
-            Interface("org.mpris.MediaPlayer2", properties: [
-                Property("Identity", identity.type, get: { identity }),
-            ]),
-            Interface("org.mpris.MediaPlayer2.Player", methods: [
-                .immediate("Pause") { _ in [] },
-                .immediate("Play") { _ in [] },
-            ], properties: [
-                Property("PlaybackStatus", .string, get: { .string("Playing") }),
-                Property("Volume", .double, get: { .double(1) }),
-            ]),
-        ])
-        _ = try connection.requestNameAndWait("org.mpris.MediaPlayer2.\(name)")
-        let busName = "org.mpris.MediaPlayer2.\(name)"
+        let player = try await FakeMPRISPlayer.start(on: connection, name: name,
+                                                     .init(status: "Playing", volume: .ignored(1), identity: identity))
+        let busName = player.busName
         let tracked = await eventually { self.tracker.players.contains { $0.busName == busName && $0.status == "Playing" } }
         XCTAssertTrue(tracked, "\(name) not tracked: \(logs.elements)")
         return tracker.players.first { $0.busName == busName }?.mode

@@ -8,7 +8,10 @@ import XCTest
 /// fake bluetoothd). Self-test of `FakeBluez` and `MPRISProxy` with a minimal player exported by
 /// the project's D-Bus binding; `mprisd play` is tested the same way.
 final class BluetoothPathTests: XCTestCase {
-    private static let busName = "org.mpris.MediaPlayer2.harnesstest"
+    private static let name = "harnesstest"
+    private static let busName = "org.mpris.MediaPlayer2." + name
+    /// A player playing, with every property and a track's metadata, answering the controls faithfully.
+    private static let harness = FakeMPRISPlayer.Options(status: "Playing", complete: true)
 
     func testRegisterPlayerButtonsAndUnregisterPlayer() async throws {
         let session = try TestBus(.session)
@@ -23,11 +26,10 @@ final class BluetoothPathTests: XCTestCase {
 
         let connection = try Connection(address: session.address)
         defer { connection.close() }
-        let player = HarnessPlayer()
         // Exported (with complete metadata) before the name is requested: mpris-proxy reads at once.
-        _ = try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: player.interfaces)
-        let reply = try await connection.requestName(Self.busName, flags: .doNotQueue)
-        XCTAssertEqual(reply, .primaryOwner)
+        let player = try await FakeMPRISPlayer.start(on: connection, name: Self.name, Self.harness)
+        let owner = try await connection.nameOwner(Self.busName)
+        XCTAssertEqual(owner, connection.uniqueName)
 
         let registered = try await bluez.waitForRegisteredPlayer()
         // mpris-proxy names the system-bus object after the player's unique name (`:1.7` → `/_1_7`).
@@ -82,10 +84,7 @@ final class BluetoothPathTests: XCTestCase {
         defer { system.stop() }
         let connection = try Connection(address: session.address)
         defer { connection.close() }
-        let player = HarnessPlayer()
-        _ = try connection.export(try ObjectPath("/org/mpris/MediaPlayer2"), interfaces: player.interfaces)
-        let reply = try await connection.requestName(Self.busName, flags: .doNotQueue)
-        XCTAssertEqual(reply, .primaryOwner)
+        let player = try await FakeMPRISPlayer.start(on: connection, name: Self.name, Self.harness)
 
         let bluez = try await FakeBluez.start(on: system)
         defer { bluez.stop() }
@@ -101,76 +100,5 @@ final class BluetoothPathTests: XCTestCase {
         // A name lost by closing the connection counts as leaving too.
         connection.close()
         try await bluez.waitForUnregisteredPlayer(registered.path)
-    }
-}
-
-/// A minimal MPRIS player: fixed metadata, a playback status that follows Play/Pause/Stop, and a
-/// record of every Player method called.
-private final class HarnessPlayer: Sendable {
-    let calls = EventRecord<String>()
-    private let state = EventRecord<String>()  // playback status changes; the last one is current
-
-    var status: String { state.elements.last ?? "Playing" }
-
-    var interfaces: [Interface] {
-        let calls = self.calls
-        let state = self.state
-        func control(_ name: String, _ status: String?) -> DBus.Method {
-            .immediate(name) { _ in
-                if let status { state.append(status) }
-                calls.append(name)
-                return []
-            }
-        }
-        func constant(_ name: String, _ type: DBusType, _ value: DBusValue) -> Property {
-            Property(name, type, changeSignal: .constant, get: { value })
-        }
-        let flag = { (name: String) in constant(name, .boolean, .boolean(true)) }
-        let metadata = DBusValue.dictionary(key: .string, value: .variant, [
-            DictionaryEntry(.string("mpris:trackid"), .variant(.objectPath(try! ObjectPath("/org/mprisd/track/1")))),
-            DictionaryEntry(.string("mpris:length"), .variant(.int64(180_000_000))),
-            DictionaryEntry(.string("xesam:title"), .variant(.string("Harness Song"))),
-            DictionaryEntry(.string("xesam:artist"), .variant(.array(element: .string, [.string("Harness Band")]))),
-            DictionaryEntry(.string("xesam:album"), .variant(.string("Harness Album"))),
-        ])
-        let root = Interface("org.mpris.MediaPlayer2", methods: [
-            .immediate("Raise") { _ in [] },
-            .immediate("Quit") { _ in [] },
-        ], properties: [
-            constant("Identity", .string, .string("Harness Player")),
-            constant("DesktopEntry", .string, .string("mprisd")),
-            constant("CanQuit", .boolean, .boolean(false)),
-            constant("CanRaise", .boolean, .boolean(false)),
-            constant("HasTrackList", .boolean, .boolean(false)),
-            constant("SupportedUriSchemes", .array(.string), .array(element: .string, [])),
-            constant("SupportedMimeTypes", .array(.string), .array(element: .string, [])),
-        ])
-        let player = Interface("org.mpris.MediaPlayer2.Player", methods: [
-            control("Play", "Playing"),
-            control("Pause", "Paused"),
-            control("PlayPause", nil),
-            control("Stop", "Stopped"),
-            control("Next", nil),
-            control("Previous", nil),
-            .immediate("Seek", inputs: [Argument("Offset", .int64)]) { _ in calls.append("Seek"); return [] },
-            .immediate("SetPosition", inputs: [Argument("TrackId", .objectPath), Argument("Position", .int64)]) { _ in
-                calls.append("SetPosition")
-                return []
-            },
-            .immediate("OpenUri", inputs: [Argument("Uri", .string)]) { _ in calls.append("OpenUri"); return [] },
-        ], properties: [
-            Property("PlaybackStatus", .string, get: { .string(state.elements.last ?? "Playing") }),
-            constant("LoopStatus", .string, .string("None")),
-            constant("Rate", .double, .double(1)),
-            constant("MinimumRate", .double, .double(1)),
-            constant("MaximumRate", .double, .double(1)),
-            constant("Shuffle", .boolean, .boolean(false)),
-            constant("Metadata", .dictionary(key: .string, value: .variant), metadata),
-            constant("Volume", .double, .double(1)),
-            Property("Position", .int64, changeSignal: .none, get: { .int64(1_500_000) }),
-            flag("CanGoNext"), flag("CanGoPrevious"), flag("CanPlay"), flag("CanPause"), flag("CanSeek"),
-            flag("CanControl"),
-        ], signals: [SignalDescription("Seeked", [Argument("Position", .int64)])])
-        return [root, player]
     }
 }

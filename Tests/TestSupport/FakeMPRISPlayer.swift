@@ -31,13 +31,14 @@ public final class FakeMPRISPlayer: Sendable {
         public var status: String
         public var controls: Controls
         public var volume: Volume
-        /// `Identity` of the root interface; nil: no root interface (unless `complete`).
-        public var identity: String?
+        /// `Identity` of the root interface, of whatever type (a hostile player's need not be a
+        /// string); nil: no root interface (unless `complete`).
+        public var identity: DBusValue?
         /// Every property of both interfaces, with a track's metadata, as mpris-proxy reads them.
         public var complete: Bool
 
         public init(status: String = "Stopped", controls: Controls = .faithful, volume: Volume = .absent,
-                    identity: String? = nil, complete: Bool = false) {
+                    identity: DBusValue? = nil, complete: Bool = false) {
             self.status = status
             self.controls = controls
             self.volume = volume
@@ -51,8 +52,11 @@ public final class FakeMPRISPlayer: Sendable {
 
     public let connection: Connection
     public let busName: String
-    /// Every method of the player called, in order (`Play`, `Pause`, `Seek`, …).
+    /// Every method called, in order (`Play`, `Pause`, `Seek`, `Raise`, …).
     public let calls = EventRecord<String>()
+    /// Every property written, by name, in order (`Volume`, and with `complete` `LoopStatus`,
+    /// `Rate`, `Shuffle`): whatever the value, and whether or not it is kept.
+    public let propertyWrites = EventRecord<String>()
     private let state: Mutex<State>
     private let object = Mutex<ExportedObject?>(nil)
 
@@ -101,6 +105,12 @@ public final class FakeMPRISPlayer: Sendable {
         object.withLock { $0 }?.propertiesChanged(Self.playerInterface, ["PlaybackStatus"])
     }
 
+    /// Sets `Volume` (one it has) and announces it, as a player does when the user turns it.
+    public func setVolume(_ volume: Double) {
+        state.withLock { $0.volume = volume }
+        object.withLock { $0 }?.propertiesChanged(Self.playerInterface, ["Volume"])
+    }
+
     /// Announces a jump to `position` (µs), as a player does after the user seeks.
     public func seek(to position: Int64) throws {
         try object.withLock { $0 }?.emit(Self.playerInterface, "Seeked", [.int64(position)])
@@ -116,10 +126,11 @@ public final class FakeMPRISPlayer: Sendable {
     }
 
     private func root(_ options: Options) -> Interface {
-        var properties = [Self.constant("Identity", .string, .string(options.identity ?? "Fake Player"))]
+        let identity = options.identity ?? .string("Fake Player")
+        var properties = [Self.constant("Identity", identity.type, identity)]
         var methods: [DBus.Method] = []
         if options.complete {
-            methods = [.immediate("Raise") { _ in [] }, .immediate("Quit") { _ in [] }]
+            methods = ["Raise", "Quit"].map { member in .immediate(member) { [calls] _ in calls.append(member); return [] } }
             properties += [
                 Self.constant("DesktopEntry", .string, .string("mprisd")),
                 Self.constant("CanQuit", .boolean, .boolean(false)),
@@ -156,6 +167,8 @@ public final class FakeMPRISPlayer: Sendable {
                 })
             },
             Self.constant("CanControl", .boolean, .boolean(true)),
+            Self.constant("CanPlay", .boolean, .boolean(true)),
+            Self.constant("CanPause", .boolean, .boolean(true)),
         ]
         switch options.volume {
         case .absent: break
@@ -164,6 +177,7 @@ public final class FakeMPRISPlayer: Sendable {
             properties.append(Property("Volume", .double, get: { [weak self] in
                 .double(self?.state.withLock { $0.volume } ?? 0)
             }, set: { [weak self] value in
+                self?.propertyWrites.append("Volume")
                 guard case .double(let volume) = value else { return }
                 self?.state.withLock { state in
                     state.volumeWrites.append(volume)
@@ -179,15 +193,19 @@ public final class FakeMPRISPlayer: Sendable {
                 DictionaryEntry(.string("xesam:artist"), .variant(.array(element: .string, [.string("Harness Band")]))),
                 DictionaryEntry(.string("xesam:album"), .variant(.string("Harness Album"))),
             ])
+            let writes = propertyWrites
+            func writable(_ name: String, _ type: DBusType, _ value: DBusValue) -> Property {
+                Property(name, type, get: { value }, set: { _ in writes.append(name) })
+            }
             properties += [
-                Self.constant("LoopStatus", .string, .string("None")),
-                Self.constant("Rate", .double, .double(1)),
+                writable("LoopStatus", .string, .string("None")),
+                writable("Rate", .double, .double(1)),
                 Self.constant("MinimumRate", .double, .double(1)),
                 Self.constant("MaximumRate", .double, .double(1)),
-                Self.constant("Shuffle", .boolean, .boolean(false)),
+                writable("Shuffle", .boolean, .boolean(false)),
                 Self.constant("Metadata", .dictionary(key: .string, value: .variant), metadata),
                 Property("Position", .int64, changeSignal: .none, get: { .int64(1_500_000) }),
-            ] + ["CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"].map { Self.constant($0, .boolean, .boolean(true)) }
+            ] + ["CanGoNext", "CanGoPrevious", "CanSeek"].map { Self.constant($0, .boolean, .boolean(true)) }
             if case .absent = options.volume { properties.append(Self.constant("Volume", .double, .double(1))) }
         }
         return Interface(Self.playerInterface, methods: controls + recorded, properties: properties,
