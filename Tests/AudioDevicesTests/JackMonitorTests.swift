@@ -103,7 +103,7 @@ final class JackMonitorTests: XCTestCase {
         defer { monitor.stop() }
         let thread = try XCTUnwrap(ThreadSwitches.thread(named: "jack-monitor"), "the monitor's thread")
         let first = ThreadSwitches.count(thread)
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // time is the subject here: an idle second
         let second = ThreadSwitches.count(thread)
         XCTAssertNotNil(first)
         XCTAssertEqual(first, second, "context switches of the idle monitor thread over 1 s")

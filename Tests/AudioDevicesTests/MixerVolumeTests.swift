@@ -121,7 +121,7 @@ final class MixerVolumeTests: XCTestCase {
         defer { mixer.stop() }
         let thread = try XCTUnwrap(ThreadSwitches.thread(named: "mixer-volume"), "the volume's thread")
         let first = ThreadSwitches.count(thread)
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // time is the subject here: an idle second
         XCTAssertNotNil(first)
         XCTAssertEqual(first, ThreadSwitches.count(thread), "context switches of the idle volume thread over 1 s")
     }

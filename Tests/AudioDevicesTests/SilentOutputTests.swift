@@ -48,7 +48,7 @@ final class SilentOutputTests: XCTestCase {
         let pausedAt = seconds(since: start)
         let frozen = sink.playedFrames
         XCTAssertEqual(Double(frozen) / Double(rate), pausedAt, accuracy: 0.01, "played up to the pause")
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.2)  // time is the subject here: paused, the clock stands still
         XCTAssertEqual(sink.playedFrames, frozen, "no progress while paused")
         XCTAssertThrowsError(try [Float](repeating: 0, count: 2).withUnsafeBufferPointer { try sink.write($0) }) {
             XCTAssertEqual($0 as? AudioOutputError, .paused(device: "silent"))
@@ -66,7 +66,7 @@ final class SilentOutputTests: XCTestCase {
         let sink = SilentOutput(bufferNanoseconds: 100_000_000)
         try sink.open(sampleRate: rate, channels: 2)
         try write(0.05, to: sink)
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 0.1)  // time is the subject here: the output runs dry in real time
         XCTAssertEqual(sink.playedFrames, 2_400)
         let start = DispatchTime.now()
         try write(0.2, to: sink)

@@ -63,7 +63,7 @@ final class SilentOutputWaitTests: XCTestCase {
         let frozen = sink.playedFrames
         XCTAssertLessThan(frozen, written)
         XCTAssertEqual(try sink.writableFrames(), 0, "a paused sink takes nothing")
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 0.1)  // time is the subject here: the output's clock stands still
         XCTAssertEqual(sink.playedFrames, frozen)
     }
 }

@@ -18,7 +18,7 @@ class ImplicitSessionPolicyTestCase: XCTestCase {
     static let cookie: UInt32 = 15
     static let full = ChannelVolume(uniform: ChannelVolume.norm, count: 2)
     var directory = ""
-    let lines = LogRecorder()
+    let lines = EventRecord<String>()
 
     // Apps that know nothing of mprisd, each its own process (pids no process has: the ancestry
     // walk finds nothing to pair them with).
@@ -87,11 +87,7 @@ class ImplicitSessionPolicyTestCase: XCTestCase {
     }
 
     func waitUntil(_ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("timed out: \(what)", file: file, line: line) }
-            usleep(10_000)
-        }
+        if !eventuallyBlocking(condition) { XCTFail("timed out: \(what)", file: file, line: line) }
     }
 
     /// The engine, the policy and its journal of one test.

@@ -37,12 +37,12 @@ final class ImplicitSessionPolicyTests: ImplicitSessionPolicyTestCase {
         XCTAssertEqual(call.reason, "name table: ZOOM VoiceEngine")
         XCTAssertEqual(call.state, "active")
         XCTAssertEqual(harness.policy.streamReport()[Self.jukebox.id]?.action, "muted (interrupted)")
-        XCTAssertTrue(lines.contains { $0.contains("sink-input #1 mute refused by the server (interrupted)") },
+        XCTAssertTrue(lines.elements.contains { $0.contains("sink-input #1 mute refused by the server (interrupted)") },
                       "the mute went to the link after it was journaled")
 
         harness.feed([Self.jukebox])
         try waitUntil("the mute crossed out of the journal") { !self.isMuted(Self.jukebox, in: harness.journal) }
-        XCTAssertTrue(lines.contains { $0.contains("sink-input #1 mute not undone, refused by the server (interruption ended)") },
+        XCTAssertTrue(lines.elements.contains { $0.contains("sink-input #1 mute not undone, refused by the server (interruption ended)") },
                       "the undo went to the link")
         try waitUntil("the status no longer says muted") { self.app("jukebox", in: harness)?.state == "active" }
         XCTAssertNil(harness.policy.streamReport()[Self.jukebox.id]?.action)
@@ -79,7 +79,7 @@ final class ImplicitSessionPolicyTests: ImplicitSessionPolicyTestCase {
 
         harness.feed([Self.jukebox])
         try waitUntil("the duck crossed out of the journal") { self.duck(of: Self.jukebox, in: harness.journal) == nil }
-        XCTAssertTrue(lines.contains { $0.contains("sink-input #1 volume not undone, refused by the server (ducking ended") },
+        XCTAssertTrue(lines.elements.contains { $0.contains("sink-input #1 volume not undone, refused by the server (ducking ended") },
                       "the undo went to the link")
         try waitUntil("the status no longer says ducked") { self.app("jukebox", in: harness)?.state == "active" }
         XCTAssertNil(harness.policy.streamReport()[Self.jukebox.id]?.action)
@@ -104,7 +104,7 @@ final class ImplicitSessionPolicyTests: ImplicitSessionPolicyTestCase {
         XCTAssertFalse(isMuted(Self.orca, in: harness.journal), "\(harness.journal.currentStreams)")
         XCTAssertNil(duck(of: Self.orca, in: harness.journal))
         XCTAssertNil(harness.policy.streamReport()[Self.orca.id]?.action)
-        XCTAssertFalse(lines.contains { $0.contains("sink-input #3 mute") }, "no mute of the screen reader was sent")
+        XCTAssertFalse(lines.elements.contains { $0.contains("sink-input #3 mute") }, "no mute of the screen reader was sent")
     }
 
     func testANotificationSoundIsMutedInSilentModeOnly() throws {
@@ -151,7 +151,7 @@ final class ImplicitSessionPolicyTests: ImplicitSessionPolicyTestCase {
         XCTAssertEqual(ignored.reason, "rule line 2")
         XCTAssertEqual(ignored.state, "ignored")
         XCTAssertNil(ignored.session)
-        XCTAssertTrue(lines.contains { $0.contains("implicit session \(number) ended") })
+        XCTAssertTrue(lines.elements.contains { $0.contains("implicit session \(number) ended") })
         XCTAssertNotEqual(harness.system.engine.session(call)?.isActive, true, "the call's session ended")
     }
 
@@ -244,14 +244,14 @@ final class ImplicitSessionPolicyTests: ImplicitSessionPolicyTestCase {
         XCTAssertEqual(Set(changed.keys), Set(harness.journal.currentStreams.map(\.stream)),
                        "the report and the journal agree on what is changed")
 
-        let before = lines.count
+        let before = lines.elements.count
         harness.policy.stop(patience: .milliseconds(10))
         XCTAssertEqual(harness.system.engine.activeSessions, [], "every implicit session ended")
         XCTAssertEqual(harness.system.engine.pendingActivations, [])
         XCTAssertTrue(harness.policy.streamReport().allSatisfy { $0.value.action == nil }, "nothing left changed")
         // The link refuses every undo: what it refused stays journaled for the next daemon, and
         // every entry left had its undo sent.
-        let sent = lines.since(before)
+        let sent = Array(lines.elements.dropFirst(before))
         for entry in harness.journal.currentStreams {
             let what = entry.kind == .volume ? "volume" : "mute"
             XCTAssertTrue(sent.contains { $0.contains("\(entry.stream) \(what) not undone, refused by the server") },

@@ -54,7 +54,7 @@ final class ImplicitSessionTimingTests: ImplicitSessionPolicyTestCase {
         harness.feed([Self.jukebox, reopened])
         harness.advance(by: .seconds(1))
         XCTAssertTrue(isMuted(Self.jukebox, in: harness.journal), "the same call goes on: \(harness.journal.currentStreams)")
-        XCTAssertFalse(lines.contains { $0.contains("not undone") }, "the mute was never undone in between")
+        XCTAssertFalse(lines.elements.contains { $0.contains("not undone") }, "the mute was never undone in between")
 
         harness.feed([Self.jukebox])
         harness.advance(by: .milliseconds(499))

@@ -21,7 +21,7 @@ final class StreamSettlingTests: XCTestCase {
     private static let cookie: UInt32 = 7
     private var directory = ""
     /// What the policy logged (its calls to the never-connected link are logged as refused).
-    private let lines = LogRecorder()
+    private let lines = EventRecord<String>()
 
     override func setUp() {
         directory = NSTemporaryDirectory() + "mprisd-settling-\(UUID().uuidString.prefix(8))"
@@ -56,7 +56,7 @@ final class StreamSettlingTests: XCTestCase {
         // WirePlumber's restore-stream, late, with none of our requests on its way: back to
         // 100 %, the very value we ducked from.
         policy.inventoryChanged(change(.updated, from: inventory(ducked), to: inventory(full)))
-        try waitUntil("the stream is ducked again") { self.lines.contains { $0.contains("ducked again") } }
+        try waitUntil("the stream is ducked again") { self.lines.elements.contains { $0.contains("ducked again") } }
         try waitForDuck(journal, found: full)
         withExtendedLifetime(sessions) {}
     }
@@ -75,7 +75,7 @@ final class StreamSettlingTests: XCTestCase {
         policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(ducked)))
         try waitForDuck(journal, found: full)
         policy.thread.enqueueAndWait {}  // every change above decided
-        XCTAssertFalse(lines.contains { $0.contains("ducked again") }, "no duck sent twice for our own late event")
+        XCTAssertFalse(lines.elements.contains { $0.contains("ducked again") }, "no duck sent twice for our own late event")
         withExtendedLifetime(sessions) {}
     }
 
@@ -89,12 +89,12 @@ final class StreamSettlingTests: XCTestCase {
         // The server accepted our duck, but its reads folded it together with restore-stream's
         // 100 %: no event shows it. The policy checks once the server answered.
         for _ in 0..<5 { policy.thread.enqueueAndWait { policy.verifyDuck(of: StreamID(.playback, 5), set: ducked) } }
-        XCTAssertEqual(lines.count { $0.contains("ducked again: the server put") }, StreamPolicy.duckChecks,
+        XCTAssertEqual(lines.elements.count(where: { $0.contains("ducked again: the server put") }), StreamPolicy.duckChecks,
                        "sent again, a bounded number of times")
         // Once an event shows it ducked, nothing more is sent.
         policy.inventoryChanged(change(.updated, from: inventory(full), to: inventory(ducked)))
         policy.thread.enqueueAndWait { policy.verifyDuck(of: StreamID(.playback, 5), set: ducked) }
-        XCTAssertEqual(lines.count { $0.contains("ducked again: the server put") }, StreamPolicy.duckChecks)
+        XCTAssertEqual(lines.elements.count(where: { $0.contains("ducked again: the server put") }), StreamPolicy.duckChecks)
         withExtendedLifetime(sessions) {}
     }
 
@@ -182,10 +182,6 @@ final class StreamSettlingTests: XCTestCase {
     }
 
     private func waitUntil(_ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("timed out: \(what)", file: file, line: line) }
-            usleep(10_000)
-        }
+        if !eventuallyBlocking(condition) { XCTFail("timed out: \(what)", file: file, line: line) }
     }
 }

@@ -19,6 +19,17 @@ public func runProgram(_ path: String, _ arguments: [String], environment: [Stri
     return ProgramResult(status: status, stdout: process.standardOutput, stderr: process.standardError)
 }
 
+/// `eventually` for a synchronous test: polls `condition` on the calling thread (every 10 ms) until
+/// it holds or `timeout` passes; returns whether it held.
+public func eventuallyBlocking(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return condition() }
+        usleep(10_000)
+    }
+    return true
+}
+
 /// Polls `condition` until it holds or `timeout` passes (for state another process changes, where
 /// no event exists to wait on). Returns whether it held.
 public func eventually(timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows -> Bool {
