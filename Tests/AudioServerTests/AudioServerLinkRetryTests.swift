@@ -62,13 +62,13 @@ final class AudioServerLinkRetryTests: XCTestCase {
         let link = recorder.link
         let tried = await eventually { link.connectionAttempts == 4 }
         XCTAssertTrue(tried, "\(link.connectionAttempts) attempts, not the first and three retries")
-        guard let task = PulseLoopIdleTests.linkThread(), let thread = Int32(task) else { return XCTFail("no mprisd-pulse thread") }
+        guard let thread = ProcessThreads.named("mprisd-pulse").first else { return XCTFail("no mprisd-pulse thread") }
         let asleep = await ProcessThreads.waitUntilAsleepInPoll([thread])
         XCTAssertTrue(asleep, "the link's thread did not go to sleep after its last retry")
-        let before = try PulseLoopIdleTests.contextSwitches(task)
+        let before = try ProcessThreads.contextSwitches(thread)
         // time is the subject here: a retry after the series (its delays are 10–40 ms) would wake the thread
         try await Task.sleep(for: .seconds(1))
-        let after = try PulseLoopIdleTests.contextSwitches(task)
+        let after = try ProcessThreads.contextSwitches(thread)
         XCTAssertEqual(after - before, 0, "still retrying after the bounded series")
         XCTAssertEqual(link.connectionAttempts, 4, "no attempt after the series")
         XCTAssertEqual(recorder.logLines.count, 1, "one line for the whole absence: \(recorder.logLines)")

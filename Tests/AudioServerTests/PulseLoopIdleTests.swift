@@ -37,36 +37,19 @@ final class PulseLoopIdleTests: BusTestCase {
     /// may still settle after its start: PipeWire suspends its idle sink after a few seconds, an
     /// event the link rightly wakes up for). Returns at the first window with none.
     private func quietestWindow() async throws -> Int {
-        guard let task = Self.linkThread() else {
+        guard let task = ProcessThreads.named("mprisd-pulse").first else {
             XCTFail("no mprisd-pulse thread")
             return -1
         }
         var fewest = Int.max
         for _ in 0..<5 {
-            let before = try Self.contextSwitches(task)
+            let before = try ProcessThreads.contextSwitches(task)
             // time is the subject here: a window of idleness, counted by the kernel
             try await Task.sleep(for: .seconds(3))
-            let after = try Self.contextSwitches(task)
+            let after = try ProcessThreads.contextSwitches(task)
             fewest = min(fewest, after - before)
             if fewest == 0 { break }
         }
         return fewest
-    }
-
-    /// The task id of the thread named "mprisd-pulse" in this process.
-    static func linkThread() -> String? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.first { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) == "mprisd-pulse"
-        }
-    }
-
-    /// voluntary + nonvoluntary context switches of a thread (`/proc/self/task/TID/status`).
-    static func contextSwitches(_ task: String) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
-        return status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches") || $0.contains("ctxt_switches:") }
-            .compactMap { $0.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-            .reduce(0, +)
     }
 }

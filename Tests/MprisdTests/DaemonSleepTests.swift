@@ -32,7 +32,7 @@ final class DaemonSleepTests: DaemonTestCase {
         try await waitForStatus("the sleep's interruption ended") { status in
             status.session(named: "tunes")?.interrupted == false
         }
-        try await assertPlayerStays("tunes", "Paused", for: .seconds(1))
+        try await assertPlayer("tunes", stays: "Paused", for: .seconds(1), context: daemon?.stderr ?? "")
         XCTAssertFalse(tunes.stderr.contains("resum"), "the client was not told to resume: \(tunes.stderr)")
 
         let mpv = try await startMPV()
@@ -74,16 +74,5 @@ final class DaemonSleepTests: DaemonTestCase {
     /// logind's inhibitor locks as `what who mode`.
     private func lockHolders(_ logind: FakeLogind) async throws -> [String] {
         try await logind.inhibitors().map { "\($0.what) \($0.who) \($0.mode)" }
-    }
-
-    /// Asserts that `playerctl -p NAME status` says `status` now and for `duration`.
-    private func assertPlayerStays(_ name: String, _ status: String, for duration: Duration,
-                                   file: StaticString = #filePath, line: UInt = #line) async throws {
-        var last = status
-        let held = try await holds(for: duration) {
-            last = try await playerctl("-p", name, "status")
-            return last == status
-        }
-        XCTAssertTrue(held, "\(name) changed to \(last)\ndaemon: \(daemon?.stderr ?? "")", file: file, line: line)
     }
 }

@@ -46,11 +46,6 @@ public final class VirtualClock: Sendable {
         state.withLock { $0.jobs.count }
     }
 
-    /// When the next job comes due; nil: none waits.
-    public var nextDue: ContinuousClock.Instant? {
-        state.withLock { state in state.jobs.map(\.due).min() }
-    }
-
     /// The clock to give the policy.
     public var policyClock: PolicyClock {
         PolicyClock(now: { [self] in now }, date: { [self] in date }, after: { [self] delay, job in schedule(delay, job) })

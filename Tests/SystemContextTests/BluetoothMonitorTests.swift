@@ -202,26 +202,16 @@ final class BluetoothMonitorTests: XCTestCase {
         let thread = try await rig.ioThreadID()
         let asleep = await ProcessThreads.waitUntilAsleepInPoll([thread])
         XCTAssertTrue(asleep, "the I/O thread did not go back to sleep after the ping")
-        let before = try Self.contextSwitches(ofThread: thread)
+        let before = try ProcessThreads.contextSwitches(thread)
         // time is the subject here: a second of idleness, in which the thread may not wake
         try await Task.sleep(for: .seconds(1))
-        let after = try Self.contextSwitches(ofThread: thread)
+        let after = try ProcessThreads.contextSwitches(thread)
         XCTAssertEqual(after, before, "the monitor's I/O thread woke up while nothing changed")
 
         // The same measurement does see the thread work when BlueZ says something.
         try await rig.control.disconnect(address: Self.headsetAddress)
         try await rig.waitFor(.disconnected(port))
-        XCTAssertGreaterThan(try Self.contextSwitches(ofThread: thread), after)
-    }
-
-    private static func contextSwitches(ofThread tid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/task/\(tid)/status", encoding: .utf8)
-        return status.split(separator: "\n").reduce(0) { total, line in
-            guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:"),
-                  let value = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
-            else { return total }
-            return total + value
-        }
+        XCTAssertGreaterThan(try ProcessThreads.contextSwitches(thread), after)
     }
 }
 

@@ -106,17 +106,6 @@ final class LockRig: Sendable {
         }
     }
 
-    /// Voluntary plus involuntary context switches of thread `tid` of this process.
-    static func contextSwitches(ofThread tid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/task/\(tid)/status", encoding: .utf8)
-        return status.split(separator: "\n").reduce(0) { total, line in
-            guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:"),
-                  let value = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
-            else { return total }
-            return total + value
-        }
-    }
-
     func stop() {
         created.withLock { $0 }?.stop()
         connection.close()

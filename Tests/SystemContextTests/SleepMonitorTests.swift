@@ -110,16 +110,16 @@ final class SleepMonitorTests: XCTestCase {
         }
         let asleep = await ProcessThreads.waitUntilAsleepInPoll([thread])
         XCTAssertTrue(asleep, "the I/O thread did not go back to sleep after the ping")
-        let before = try LockRig.contextSwitches(ofThread: thread)
+        let before = try ProcessThreads.contextSwitches(thread)
         // time is the subject here: a second of idleness, in which the thread may not wake
         try await Task.sleep(for: .seconds(1))
-        let after = try LockRig.contextSwitches(ofThread: thread)
+        let after = try ProcessThreads.contextSwitches(thread)
         XCTAssertEqual(after, before, "the monitor's I/O thread woke up while nothing changed")
 
         // The same measurement does see the thread work when logind signals.
         try await rig.logind.prepareForSleep(true)
         try await rig.waitFor([true])
-        XCTAssertGreaterThan(try LockRig.contextSwitches(ofThread: thread), after)
+        XCTAssertGreaterThan(try ProcessThreads.contextSwitches(thread), after)
     }
 
     func testTheDelayLockIsHeldWhileAwakeAndReleasedOnceTheHandlerReturned() async throws {

@@ -49,17 +49,26 @@ public final class PlayerStreams: Sendable {
         public var muted: Bool
     }
 
-    /// Each of `players`' playback streams now, by bus name (a player with none: an empty list);
-    /// nil while no server is connected.
-    public func streams(of players: [DirectoryPlayer]) -> [String: [Stream]]? {
+    /// Where one player is audible now, and through which streams.
+    public struct Placement: Sendable, Hashable {
+        /// The sinks its streams play on, sorted (`PlayerStreamJoin.audibleSinks`).
+        public var audibleOn: [String]
+        /// Its playback streams.
+        public var streams: [Stream]
+    }
+
+    /// Each of `players`' placement now, from one reading of the join, by bus name (a player
+    /// with no stream: empty); nil while no server is connected.
+    public func placements(of players: [DirectoryPlayer]) -> [String: Placement]? {
         let join = current
-        guard join.connected else { return nil }
-        let owned = join.streams(of: Self.pids(of: players))
+        let pids = Self.pids(of: players)
+        guard let audible = join.audibleSinks(of: pids) else { return nil }
+        let owned = join.streams(of: pids)
         return Dictionary(players.map { player in
             let streams = (owned[player.busName] ?? []).compactMap { id in
                 join.streams[id].map { Stream(index: id.index, sink: $0.sink, volume: $0.volume, muted: $0.muted) }
             }
-            return (player.busName, streams)
+            return (player.busName, Placement(audibleOn: audible[player.busName] ?? [], streams: streams))
         }) { first, _ in first }
     }
 

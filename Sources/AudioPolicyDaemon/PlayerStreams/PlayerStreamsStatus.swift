@@ -8,14 +8,14 @@ enum PlayerStreamsStatus {
     /// Fills `audibleOn` and `streams` of `status.players` from `join`, for the directory's
     /// `players` now; leaves both nil while no server is connected.
     static func fill(_ status: inout PolicyStatus, from join: PlayerStreams, players: [DirectoryPlayer]) {
-        guard let streams = join.streams(of: players) else { return }
+        guard let placements = join.placements(of: players) else { return }
         for index in status.players.indices {
-            let own = streams[status.players[index].busName] ?? []
-            status.players[index].streams = own.map { stream in
+            let placement = placements[status.players[index].busName]
+            status.players[index].streams = (placement?.streams ?? []).map { stream in
                 PolicyStatus.PlayerStream(index: stream.index, sink: stream.sink.map(AudioServerStatus.cut),
                                           volume: stream.volume, muted: stream.muted)
             }
-            status.players[index].audibleOn = Set(own.compactMap(\.sink)).sorted().map(AudioServerStatus.cut)
+            status.players[index].audibleOn = (placement?.audibleOn ?? []).map(AudioServerStatus.cut)
         }
     }
 }
